@@ -1,0 +1,65 @@
+"""Pieces shared by the commands: consoles, option parsing, error exits."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from ..geometry import parse_box
+from ..hierarchy import Hierarchy, HierarchyError, load_hierarchy
+from ..plugins import PluginError
+
+#: Exit status: every grid ok / some grid not ok / usage error or unreadable input.
+EXIT_OK, EXIT_NOT_OK, EXIT_USAGE = 0, 1, 2
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """Print ``message`` on standard error and exit with ``code``."""
+    err.print(f"[bold red]error:[/] {message}", markup=True)
+    raise typer.Exit(code)
+
+
+def box_option(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    try:
+        return parse_box(text)
+    except ValueError as e:
+        fail(str(e))
+
+
+def hierarchy_option(path: Path | None, propagation: str | None = None) -> Hierarchy:
+    try:
+        h = load_hierarchy(path)
+    except HierarchyError as e:
+        fail(str(e))
+    if propagation is not None:
+        if propagation not in ("all", "singles"):
+            fail(f"--propagation must be 'all' or 'singles', not {propagation!r}")
+        h = h.model_copy(update={"trials": h.trials.model_copy(update={"propagation": propagation})})
+    return h
+
+
+def check_plugins(h: Hierarchy) -> None:
+    """Fail early, with a clear message, when a hierarchy names a missing plugin."""
+    from ..plugins import rule_class
+
+    for spec in h.rules:
+        try:
+            rule_class(spec.plugin)
+        except PluginError as e:
+            fail(f"rule {spec.code!r}: {e}")
+
+
+def stdin_is_tty() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,87 @@
+"""The umbrella command (``python -m grader``) and the console scripts.
+
+Each command lives in its own module of this package and is registered here
+by name; ``grade``, ``explain``, ``solve``, ``generate`` and ``pair`` are also
+console scripts of their own.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+#: command name -> (module, attribute, kind) where kind is "command" for a
+#: function or "group" for a Typer app with sub-commands.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "grade": ("grader.cli.grade", "grade_command", "command"),
+    "explain": ("grader.cli.explain", "explain_command", "command"),
+    "solve": ("grader.cli.solve", "solve_command", "command"),
+    "pair": ("grader.cli.pair", "app", "group"),
+    "generate": ("grader.cli.generate", "generate_command", "command"),
+}
+
+_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+
+def _load(name: str) -> tuple[Any, str] | None:
+    module, attr, kind = COMMANDS[name]
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if e.name == module:
+            return None
+        raise
+    return getattr(mod, attr), kind
+
+
+def build_app() -> typer.Typer:
+    app = typer.Typer(
+        name="grader",
+        help="Solve Sudoku the way a person does, explain every deduction, and rate grids "
+             "with N. Jussien's technique hierarchy (A-Z of Sudoku).",
+        no_args_is_help=True,
+        context_settings=_SETTINGS,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    for name in COMMANDS:
+        loaded = _load(name)
+        if loaded is None:
+            continue
+        obj, kind = loaded
+        if kind == "group":
+            app.add_typer(obj, name=name)
+        else:
+            app.command(name, context_settings=_SETTINGS)(obj)
+    return app
+
+
+def _single(name: str) -> Callable[[], None]:
+    def run() -> None:
+        loaded = _load(name)
+        if loaded is None:
+            raise SystemExit(f"{name}: this command is not installed")
+        obj, kind = loaded
+        if kind == "group":
+            obj()
+            return
+        app = typer.Typer(add_completion=False, context_settings=_SETTINGS,
+                          pretty_exceptions_enable=False)
+        app.command(name, context_settings=_SETTINGS)(obj)
+        app(prog_name=name)
+
+    return run
+
+
+def main() -> None:
+    build_app()(prog_name="python -m grader")
+
+
+grade_main = _single("grade")
+explain_main = _single("explain")
+solve_main = _single("solve")
+generate_main = _single("generate")
+pair_main = _single("pair")

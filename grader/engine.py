@@ -1,0 +1,139 @@
+"""The minimal-level strategy.
+
+Always apply one step of the lowest level that makes progress, then restart
+from level 1; never apply several steps at once.  When no rule of the table
+makes progress, trials nest: the trial rules are rebuilt with a propagation
+that itself includes trials, one depth at a time, up to the table's
+``max_depth``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .board import Board
+from .hierarchy import Hierarchy, load_hierarchy
+from .plugins import rule_class
+from .propagate import SINGLES
+from .rule import Rule, RuleContext
+from .steps import Step
+
+
+class SoundnessError(AssertionError):
+    """A step contradicts the grid's solution (checked in debug mode)."""
+
+
+@dataclass
+class Trace:
+    """What the strategy did on one grid."""
+
+    steps: list[Step] = field(default_factory=list)
+    solved: bool = False
+    depth: int = 0
+
+    @property
+    def level(self) -> int:
+        return max((s.level for s in self.steps), default=0)
+
+
+class Engine:
+    """Rules built from a hierarchy table, ready to solve boards.
+
+    ``check_solution``: debug mode; every step's placements and eliminations
+    are checked against the given solution and a :class:`SoundnessError`
+    raised on the first disagreement."""
+
+    def __init__(self, hierarchy: Hierarchy | None = None) -> None:
+        self.hierarchy = hierarchy or load_hierarchy()
+        self.options = self.hierarchy.trials.model_dump()
+        specs = self.hierarchy.ordered()
+        self._classes = [(spec, rule_class(spec.plugin)) for spec in specs]
+        self.base: tuple[Rule, ...] = tuple(
+            cls(spec) for spec, cls in self._classes if cls.kind != "trial")
+        self._depth_rules: dict[int, tuple[Rule, ...]] = {}
+
+    # -- rule sets -----------------------------------------------------
+    def _propagation_for(self, spec_level: int, inner: tuple[Rule, ...]) -> tuple[Rule, ...]:
+        mode = self.options.get("propagation", "all")
+        plain = tuple(r for r in self.base if r.level < spec_level)
+        if mode == "singles":
+            plain = tuple(r for r in plain if r.kind == "placement" or r.family in SINGLES)
+        return plain + inner
+
+    def rules(self, depth: int = 1) -> tuple[Rule, ...]:
+        """Every rule, by level, with trials at nesting ``depth``."""
+        if depth in self._depth_rules:
+            return self._depth_rules[depth]
+        inner: tuple[Rule, ...] = ()
+        if depth > 1:
+            inner = tuple(r for r in self.rules(depth - 1) if r.kind == "trial")
+        built: list[Rule] = []
+        for spec, cls in self._classes:
+            if cls.kind == "trial":
+                ctx = RuleContext(propagation=self._propagation_for(spec.level, inner),
+                                  depth=depth, options=dict(self.options))
+                built.append(cls(spec, ctx))
+            else:
+                built.append(next(r for r in self.base if r.code == spec.code))
+        result = tuple(built)
+        self._depth_rules[depth] = result
+        return result
+
+    @property
+    def max_depth(self) -> int:
+        has_trials = any(cls.kind == "trial" for _, cls in self._classes)
+        return int(self.options.get("max_depth", 1)) if has_trials else 1
+
+    # -- the strategy --------------------------------------------------
+    def next_step(self, board: Board, max_level: int | None = None) -> Step | None:
+        """The step the minimal-level strategy applies next, or None when stuck."""
+        for depth in range(1, self.max_depth + 1):
+            for rule in self.rules(depth):
+                if max_level is not None and rule.level > max_level:
+                    break
+                if depth > 1 and rule.kind != "trial":
+                    continue
+                for step in rule.find(board):
+                    if board.progress(step):
+                        return step
+        return None
+
+    def steps(self, board: Board, max_level: int | None = None,
+              solution: list[int] | None = None) -> Iterator[Step]:
+        """Apply and yield steps until the grid is solved or nothing applies
+        (mutates ``board``)."""
+        while not board.is_solved():
+            step = self.next_step(board, max_level)
+            if step is None:
+                return
+            if solution is not None:
+                check_step(step, solution)
+            board.apply(step)
+            yield step
+
+    def solve(self, board: Board, max_level: int | None = None,
+              solution: list[int] | None = None) -> Trace:
+        """Run the strategy on a copy of ``board``."""
+        work = board.copy()
+        trace = Trace()
+        for step in self.steps(work, max_level, solution):
+            trace.steps.append(step)
+            trace.depth = max(trace.depth, step.depth)
+        trace.solved = work.is_solved()
+        return trace
+
+
+def check_step(step: Step, solution: list[int]) -> None:
+    """Raise :class:`SoundnessError` if ``step`` disagrees with ``solution``."""
+    geo = step.geo
+    for c, v in step.placements:
+        if solution[c] != v:
+            raise SoundnessError(
+                f"{step.summary()}: places {geo.symbol(v)} in {geo.cell_name(c)} "
+                f"but the solution has {geo.symbol(solution[c])}")
+    for c, v in step.eliminations:
+        if solution[c] == v:
+            raise SoundnessError(
+                f"{step.summary()}: eliminates the true value {geo.symbol(v)} "
+                f"from {geo.cell_name(c)}")

@@ -1,0 +1,164 @@
+"""Verdicts and grades.
+
+Every grid is checked first by the exact solver: ``malformed`` (wrong length
+or symbol), ``contradiction`` (a value repeated in a region among the givens),
+``no-solution``, ``multiple-solutions``, or ``ok``.  Only ``ok`` grids are
+graded by the minimal-level strategy.
+
+The score
+---------
+The book's rating is coarse; ``score`` orders grids inside it.  Each applied
+step weighs ``2 ** (level - 1)``; a trial step (levels 13-14) weighs that
+times ``2 ** (depth - 1)`` times ``1 + s / 10`` where ``s`` counts the
+sub-steps of its branches.  With ``W`` the total weight and ``L`` the grid's
+level::
+
+    score = 10 * L + 10 * W / (W + 20 * 2 ** (L - 1))
+
+so ``score`` lies in ``[10 L, 10 L + 10)``: grids sort first by level, then by
+how much work at and near that level they need (more steps of the hardest
+kinds, longer trials, deeper nesting).  An already solved grid scores 0.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from .board import Board
+from .engine import Engine, Trace
+from .formats import Grid, Record
+from .hierarchy import Hierarchy
+from .solver import solve
+from .steps import Step
+
+Verdict = Literal["ok", "malformed", "contradiction", "no-solution", "multiple-solutions",
+                  "unsolved", "timeout", "error"]
+VERDICTS: tuple[str, ...] = ("ok", "malformed", "contradiction", "no-solution",
+                             "multiple-solutions", "unsolved", "timeout", "error")
+
+
+class GradeResult(BaseModel):
+    """The JSON Lines contract: one object per input grid, in input order."""
+
+    model_config = ConfigDict(extra="allow")
+
+    index: int = 1
+    line: int | None = None
+    puzzle: str
+    size: int | None = None
+    verdict: Verdict
+    message: str | None = None
+    level: int | None = None
+    rating: str | None = None
+    score: float | None = None
+    depth: int | None = None
+    steps: int | None = None
+    techniques: dict[str, int] = {}
+    hardest: str | None = None
+    seconds: float = 0.0
+
+    def contract(self, with_solution: bool = False) -> dict[str, Any]:
+        """The fields of the JSON Lines contract (plus ``solution`` on request)."""
+        d = self.model_dump(include=set(CONTRACT_FIELDS))
+        out = {k: d[k] for k in CONTRACT_FIELDS}
+        if with_solution:
+            out["solution"] = getattr(self, "solution", None)
+        return out
+
+
+CONTRACT_FIELDS = ("index", "line", "puzzle", "size", "verdict", "message", "level", "rating",
+                   "score", "depth", "steps", "techniques", "hardest", "seconds")
+
+
+def score_of(steps: list[Step], level: int) -> float:
+    if level <= 0:
+        return 0.0
+    w = 0.0
+    for s in steps:
+        x = float(2 ** (s.level - 1))
+        if s.branches:
+            sub = sum(len(b.steps) for b in s.branches)
+            x *= 2 ** (max(s.depth, 1) - 1) * (1 + sub / 10)
+        w += x
+    frac = w / (w + 20 * 2 ** (level - 1))
+    return round(10 * level + min(9.99, 10 * frac), 2)
+
+
+class Grader:
+    """Checks and grades grids with one engine (one hierarchy).
+
+    ``check``: debug mode, every step is checked against the solution."""
+
+    def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False) -> None:
+        self.engine = Engine(hierarchy)
+        self.hierarchy = self.engine.hierarchy
+        self.check = check
+
+    def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
+        board = Board.from_values(grid.geo, grid.values)
+        dup = board.conflicts()
+        if dup is not None:
+            return "contradiction", dup.reason, None
+        res = solve(grid.geo, grid.values, limit=2)
+        if res.count == 0:
+            return "no-solution", "the givens admit no solution", None
+        if res.count > 1:
+            return "multiple-solutions", "the grid has more than one solution", res.solution
+        return "ok", None, res.solution
+
+    def trace(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Trace:
+        board = Board.from_values(grid.geo, grid.values)
+        return self.engine.solve(board, solution=list(solution) if solution and self.check
+                                 else None)
+
+    def grade_grid(self, grid: Grid, index: int = 1, line: int | None = None) -> GradeResult:
+        t0 = time.perf_counter()
+        puzzle = grid.normalised()
+        verdict, message, solution = self.verdict(grid)
+        base: dict[str, Any] = {"index": index, "line": line, "puzzle": puzzle, "size": grid.size}
+        if verdict != "ok":
+            return GradeResult(**base, verdict=verdict, message=message,  # type: ignore[arg-type]
+                               seconds=round(time.perf_counter() - t0, 6))
+        trace = self.trace(grid, solution)
+        return self.result_from_trace(trace, base, solution, t0)
+
+    def result_from_trace(self, trace: Trace, base: dict[str, Any],
+                          solution: tuple[int, ...] | None, t0: float) -> GradeResult:
+        counts = Counter(s.rule for s in trace.steps)
+        level = trace.level
+        hardest = None
+        if trace.steps:
+            top = max(trace.steps, key=lambda s: (s.level, s.depth))
+            hardest = top.rule
+        geo_syms = None
+        sol_str = None
+        if solution is not None:
+            n = base["size"]
+            from .geometry import SYMBOLS
+
+            geo_syms = SYMBOLS[:n]
+            sol_str = "".join(geo_syms[v - 1] for v in solution)
+        order = {spec.code: i for i, spec in enumerate(self.hierarchy.ordered())}
+        techniques = dict(sorted(counts.items(), key=lambda kv: order.get(kv[0], 99)))
+        if not trace.solved:
+            return GradeResult(
+                **base, verdict="unsolved",
+                message=f"the rules stop after {len(trace.steps)} steps "
+                        f"(trials nested to depth {self.engine.max_depth} were not enough)",
+                level=level, depth=trace.depth, steps=len(trace.steps), techniques=techniques,
+                hardest=hardest, seconds=round(time.perf_counter() - t0, 6), solution=sol_str)
+        return GradeResult(
+            **base, verdict="ok", level=level, rating=self.hierarchy.rating(level),
+            score=score_of(trace.steps, level), depth=trace.depth, steps=len(trace.steps),
+            techniques=techniques, hardest=hardest,
+            seconds=round(time.perf_counter() - t0, 6), solution=sol_str)
+
+    def grade_record(self, rec: Record) -> GradeResult:
+        if rec.grid is None:
+            return GradeResult(index=rec.index, line=rec.line, puzzle=rec.text, size=None,
+                               verdict="malformed", message=rec.error)
+        return self.grade_grid(rec.grid, rec.index, rec.line)

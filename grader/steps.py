@@ -1,0 +1,168 @@
+"""Deduction steps as frozen data.
+
+A :class:`Step` carries the technique, its level, the placements and
+eliminations, and the pattern that justifies them.  Summaries, explanations,
+drawings and JSON are all derived from it; nothing re-searches the grid.
+
+Cells are indices into the grid (row-major, 0-based); the step keeps a
+reference to its :class:`~grader.geometry.Geometry` so it can name them in the
+book's notation: cell ``(i, j)`` 1-based, regions ``R1``/``C1``/``B1``,
+``(i, j) <- v`` for a placement and ``(i, j) != v`` for an elimination.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .geometry import Geometry
+
+Cell = int
+Effect = tuple[int, int]  # (cell, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """What justifies a step: cells and regions with their roles, and values.
+
+    Roles are short words the templates and the drawing understand, e.g.
+    ``"target"`` (where the value goes), ``"subset"``, ``"base"``, ``"cover"``,
+    ``"pivot"``, ``"region"``, ``"block"``, ``"line"``."""
+
+    cells: tuple[tuple[int, str], ...] = ()
+    regions: tuple[tuple[int, str], ...] = ()
+    values: tuple[int, ...] = ()
+
+    def cells_with(self, role: str) -> tuple[int, ...]:
+        return tuple(c for c, r in self.cells if r == role)
+
+    def regions_with(self, role: str) -> tuple[int, ...]:
+        return tuple(g for g, r in self.regions if r == role)
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A contradiction reached inside a trial."""
+
+    reason: str
+    cells: tuple[int, ...] = ()
+    region: int | None = None
+    value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """One alternative of a trial: the assumption ``cell <- value``, the chain
+    of sub-steps that propagation applied, and how it ended."""
+
+    cell: int
+    value: int
+    steps: tuple[Step, ...]
+    conflict: Conflict | None = None
+
+    @property
+    def contradicts(self) -> bool:
+        return self.conflict is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One deduction."""
+
+    rule: str
+    name: str
+    level: int
+    family: str
+    placements: tuple[Effect, ...]
+    eliminations: tuple[Effect, ...]
+    pattern: Pattern
+    geo: Geometry = field(compare=False, repr=False)
+    branches: tuple[Branch, ...] = ()
+    depth: int = 0
+    reference: str = ""
+
+    # -- text ----------------------------------------------------------
+    def effects_text(self) -> str:
+        """``(8, 6) <- 3`` and ``(1, 2) != 4`` in the book's notation."""
+        geo = self.geo
+        parts = [f"{geo.cell_name(c)} <- {geo.symbol(v)}" for c, v in self.placements]
+        parts += [f"{geo.cell_name(c)} != {geo.symbol(v)}" for c, v in self.eliminations]
+        return ", ".join(parts)
+
+    def reason(self) -> str:
+        """The template's reason (the part before ``=>``)."""
+        fn = _TEMPLATES.get(self.family)
+        if fn is None:
+            return "the pattern"
+        return fn(self)
+
+    def summary(self) -> str:
+        """One line: ``single position: in column C6, 3 can only go in (8, 6) => (8, 6) <- 3``."""
+        return f"{self.name}: {self.reason()} => {self.effects_text()}"
+
+    def explain(self, detail: str = "short") -> str:
+        """The explanation sentence at the given depth (``short`` or ``teach``)."""
+        if detail != "short":
+            fn = _TEACH.get(self.family)
+            if fn is not None:
+                return fn(self)
+        return self.summary()
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    # -- data ----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (cells as 1-based ``[row, column]``)."""
+        geo = self.geo
+
+        def rc(c: int) -> list[int]:
+            return [geo.cell_row[c] + 1, geo.cell_col[c] + 1]
+
+        d: dict[str, Any] = {
+            "rule": self.rule,
+            "name": self.name,
+            "level": self.level,
+            "reference": self.reference,
+            "summary": self.summary(),
+            "placements": [{"cell": rc(c), "value": v} for c, v in self.placements],
+            "eliminations": [{"cell": rc(c), "value": v} for c, v in self.eliminations],
+            "pattern": {
+                "cells": [{"cell": rc(c), "role": r} for c, r in self.pattern.cells],
+                "regions": [{"region": geo.region_name(g), "role": r}
+                            for g, r in self.pattern.regions],
+                "values": list(self.pattern.values),
+            },
+            "depth": self.depth,
+        }
+        if self.branches:
+            d["branches"] = [
+                {
+                    "assume": {"cell": rc(b.cell), "value": b.value},
+                    "steps": [s.to_dict() for s in b.steps],
+                    "contradiction": None if b.conflict is None else b.conflict.reason,
+                }
+                for b in self.branches
+            ]
+        return d
+
+
+Template = Callable[[Step], str]
+_TEMPLATES: dict[str, Template] = {}
+_TEACH: dict[str, Template] = {}
+
+
+def register_template(family: str, summary: Template, teach: Template | None = None) -> None:
+    """Register the text templates of a rule family (done by :class:`grader.rule.Rule`)."""
+    _TEMPLATES[family] = summary
+    if teach is not None:
+        _TEACH[family] = teach
+
+
+def template_for(family: str) -> Template | None:
+    return _TEMPLATES.get(family)
+
+
+def teach_template_for(family: str) -> Template | None:
+    return _TEACH.get(family)

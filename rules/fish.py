@@ -1,0 +1,93 @@
+"""Fish of size k: X-Wing (rule 4.1, k = 2) and Swordfish (rule 4.2, k = 3).
+
+Value v and k base lines (rows, or columns) in each of which v is still
+possible in at least two cells, all of those cells lying in the same k cover
+lines (columns, or rows): v must occupy the k cover lines within the k base
+lines, so it is eliminated from every other cell of the cover lines.  With
+k = 2 every base line has exactly two cells: the book's X-Wing.  The book's
+Swordfish drawing (each row two cells, chained in a cycle) is one instance of
+k = 3.  k = 4 (Jellyfish) is available by setting ``size = 4``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from grader.board import Board
+from grader.rule import Rule
+from grader.steps import Pattern, Step
+
+from .subsets import subsets_with_union
+
+
+class Fish(Rule):
+    """Order: values ascending; rows as base before columns as base; base
+    line sets in lexicographic order."""
+
+    family = "fish"
+    default_name = "fish"
+    default_reference = "rules 4.1, 4.2"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.size = int(self.params.get("size", 2))
+
+    def find(self, board: Board) -> Iterator[Step]:
+        geo = board.geo
+        n = geo.n
+        k = self.size
+        cands = board.cands
+        for v in range(1, n + 1):
+            bit = 1 << (v - 1)
+            for base_lines, base_off, cover_off in ((geo.rows, 0, n), (geo.cols, n, 0)):
+                lines: list[int] = []
+                masks: list[int] = []
+                for i, cells in enumerate(base_lines):
+                    m = 0
+                    for j, c in enumerate(cells):
+                        if cands[c] & bit:
+                            m |= 1 << j
+                    cnt = m.bit_count()
+                    if 2 <= cnt <= k:
+                        lines.append(i)
+                        masks.append(m)
+                if len(lines) < k:
+                    continue
+                for combo, cover in subsets_with_union(masks, k):
+                    base = [lines[i] for i in combo]
+                    base_set = set(base)
+                    elim = []
+                    for j in range(n):
+                        if cover >> j & 1:
+                            for i in range(n):
+                                if i in base_set:
+                                    continue
+                                c = base_lines[i][j]
+                                if cands[c] & bit:
+                                    elim.append(c)
+                    if elim:
+                        covers = [j for j in range(n) if cover >> j & 1]
+                        cells = [base_lines[i][j] for i in base for j in covers
+                                 if cands[base_lines[i][j]] & bit]
+                        yield self.make(
+                            board,
+                            eliminations=tuple((c, v) for c in sorted(elim)),
+                            pattern=Pattern(
+                                cells=tuple((c, "base") for c in sorted(cells)),
+                                regions=tuple((base_off + i, "base") for i in base)
+                                + tuple((cover_off + j, "cover") for j in covers),
+                                values=(v,),
+                            ),
+                        )
+
+    @staticmethod
+    def summarize(step: Step) -> str:
+        geo = step.geo
+        v = geo.symbol(step.pattern.values[0])
+        base = step.pattern.regions_with("base")
+        cover = step.pattern.regions_with("cover")
+        bkind = "rows" if geo.region_kind[base[0]] == 0 else "columns"
+        ckind = "columns" if bkind == "rows" else "rows"
+        return (f"in {bkind} {', '.join(geo.region_name(r) for r in base)}, {v} can only be in "
+                f"{ckind} {', '.join(geo.region_name(r) for r in cover)}, so not elsewhere in "
+                f"those {ckind}")

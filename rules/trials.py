@@ -1,0 +1,218 @@
+"""Trials: disjunctive construction (section 4.3.1, level 13) and reductio ad
+absurdum (section 4.3.2, level 14).
+
+Both assume something and propagate with the rules the engine hands them
+(``context.propagation``: levels 1-12 by default, the singles only when the
+hierarchy says so, and lower-depth trials when trials nest).  Deciding what a
+branch reaches uses the fast fixpoint; the steps of a trial that works are
+then recorded one at a time, so each branch reads as a chain of ordinary
+rule applications.
+
+To keep chains short, propagation is tried in phases of growing strength:
+the singles first, then every non-trial rule, then (when nesting) the
+trials.  A conclusion reached with fewer rules is also reached with more, so
+each phase is sound; the phases only fix the order in which steps are found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from grader.board import Board
+from grader.propagate import SINGLES, fixpoint, record_chain
+from grader.rule import Rule
+from grader.steps import Branch, Pattern, Step
+
+
+def _phases(rules: Sequence[Rule]) -> list[tuple[Rule, ...]]:
+    """Prefixes of growing strength: singles, non-trial rules, everything."""
+    ordered = tuple(sorted(rules, key=lambda r: r.level))
+    singles = tuple(r for r in ordered if r.family in SINGLES)
+    plain = tuple(r for r in ordered if r.kind != "trial")
+    out: list[tuple[Rule, ...]] = []
+    for phase in (singles, plain, ordered):
+        if phase and (not out or len(phase) > len(out[-1])):
+            out.append(phase)
+    return out
+
+
+def _record_branch(board: Board, cell: int, value: int, rules: Sequence[Rule],
+                   target: tuple[str, int, int] | None) -> Branch:
+    """Replay a branch step by step, stopping at the contradiction or once
+    ``target`` (``("place"|"elim", cell, value)``) holds."""
+    b = board.copy()
+    b.place(cell, value)
+
+    def reached(bd: Board) -> bool:
+        if target is None:
+            return False
+        kind, c, v = target
+        if kind == "place":
+            return bd.values[c] == v
+        return bd.values[c] != v and not bd.cands[c] >> (v - 1) & 1
+
+    steps, conflict = record_chain(b, rules, stop=reached)
+    return Branch(cell=cell, value=value, steps=tuple(steps), conflict=conflict)
+
+
+class _Trial(Rule):
+    kind = "trial"
+
+    @property
+    def depth(self) -> int:
+        return self.context.depth
+
+
+class ReductioAdAbsurdum(_Trial):
+    """Assume ``(i, j) <- v`` and propagate; a contradiction proves
+    ``(i, j) != v``.
+
+    Order: by propagation phase (see module doc), then candidates in cell
+    order, values ascending."""
+
+    family = "reductio"
+    default_name = "reductio ad absurdum"
+    default_reference = "section 4.3.2"
+
+    def find(self, board: Board) -> Iterator[Step]:
+        done: set[tuple[int, int]] = set()
+        vals, cands = board.values, board.cands
+        for rules in _phases(self.context.propagation):
+            for cell in range(board.geo.ncells):
+                if vals[cell]:
+                    continue
+                m = cands[cell]
+                while m:
+                    bit = m & -m
+                    m ^= bit
+                    v = bit.bit_length()
+                    if (cell, v) in done:
+                        continue
+                    trial = board.copy()
+                    trial.place(cell, v)
+                    if fixpoint(trial, rules) is not None:
+                        done.add((cell, v))
+                        branch = _record_branch(board, cell, v, rules, None)
+                        yield self.make(
+                            board, eliminations=((cell, v),),
+                            pattern=Pattern(cells=((cell, "pivot"),), values=(v,)),
+                            branches=(branch,), depth=self.depth)
+
+    @staticmethod
+    def summarize(step: Step) -> str:
+        geo = step.geo
+        (branch,) = step.branches
+        why = branch.conflict.reason if branch.conflict else "a contradiction"
+        return (f"assuming {geo.cell_name(branch.cell)} <- {geo.symbol(branch.value)} leads in "
+                f"{len(branch.steps)} steps to a contradiction ({why})")
+
+
+class DisjunctiveConstruction(_Trial):
+    """Choose a pivot with few alternatives (a cell with two candidates, or a
+    value with two positions in a region; up to ``max_alternatives``), follow
+    every alternative, and keep what all the branches that do not end in a
+    contradiction agree on.  One conclusion per step: the first common
+    placement in cell order, else the first common elimination.
+
+    Order: by propagation phase, then by number of alternatives, then cells
+    (cell order) before regions (R, C, B), values ascending."""
+
+    family = "disjunctive-construction"
+    default_name = "disjunctive construction"
+    default_reference = "section 4.3.1"
+
+    def _pivots(self, board: Board) -> list[tuple[str, int, tuple[tuple[int, int], ...]]]:
+        geo = board.geo
+        vals, cands = board.values, board.cands
+        max_alt = int(self.context.options.get("max_alternatives", 2))
+        out: list[tuple[int, int, str, int, tuple[tuple[int, int], ...]]] = []
+        seen: set[tuple[tuple[int, int], ...]] = set()
+        for cell in range(geo.ncells):
+            if vals[cell]:
+                continue
+            cnt = cands[cell].bit_count()
+            if 2 <= cnt <= max_alt:
+                alts = tuple((cell, v) for v in board.candidates(cell))
+                seen.add(alts)
+                out.append((cnt, 0, "cell", cell, alts))
+        for r, cells in enumerate(geo.regions):
+            for v in range(1, geo.n + 1):
+                bit = 1 << (v - 1)
+                pos = [c for c in cells if cands[c] & bit]
+                if 2 <= len(pos) <= max_alt:
+                    alts = tuple((c, v) for c in pos)
+                    if alts in seen:
+                        continue
+                    seen.add(alts)
+                    out.append((len(pos), 1, "region", r, alts))
+        out.sort(key=lambda t: (t[0], t[1]))
+        return [(kind, where, alts) for _, _, kind, where, alts in out]
+
+    def find(self, board: Board) -> Iterator[Step]:
+        pivots = self._pivots(board)
+        done: set[tuple[str, int, int]] = set()
+        vals, cands = board.values, board.cands
+        geo = board.geo
+        for rules in _phases(self.context.propagation):
+            for kind, where, alts in pivots:
+                survivors: list[Board] = []
+                for cell, v in alts:
+                    trial = board.copy()
+                    trial.place(cell, v)
+                    if fixpoint(trial, rules) is None:
+                        survivors.append(trial)
+                target: tuple[str, int, int] | None = None
+                if not survivors:
+                    # every alternative is impossible: the position is contradictory,
+                    # so anything follows; report the first alternative as excluded.
+                    target = ("elim", alts[0][0], alts[0][1])
+                else:
+                    for c in range(geo.ncells):
+                        if vals[c]:
+                            continue
+                        v = survivors[0].values[c]
+                        if v and all(s.values[c] == v for s in survivors[1:]):
+                            target = ("place", c, v)
+                            break
+                    if target is None:
+                        for c in range(geo.ncells):
+                            m = cands[c]
+                            if not m:
+                                continue
+                            for s in survivors:
+                                m &= ~s.cands[c]
+                                if s.values[c]:
+                                    m &= ~(1 << (s.values[c] - 1))
+                                if not m:
+                                    break
+                            if m:
+                                target = ("elim", c, (m & -m).bit_length())
+                                break
+                if target is None or target in done:
+                    continue
+                done.add(target)
+                branches = tuple(_record_branch(board, c, v, rules, target) for c, v in alts)
+                pattern = Pattern(
+                    cells=tuple((c, "pivot") for c, _ in alts),
+                    regions=((where, "pivot"),) if kind == "region" else (),
+                    values=tuple(sorted({v for _, v in alts})),
+                )
+                _, tc, tv = target
+                yield self.make(
+                    board,
+                    placements=((tc, tv),) if target[0] == "place" else (),
+                    eliminations=((tc, tv),) if target[0] == "elim" else (),
+                    pattern=pattern, branches=branches, depth=self.depth)
+
+    @staticmethod
+    def summarize(step: Step) -> str:
+        geo = step.geo
+        alts = " or ".join(f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
+                           for b in step.branches)
+        ends = []
+        for b in step.branches:
+            if b.conflict is not None:
+                ends.append("contradiction")
+            else:
+                ends.append(f"{len(b.steps)} steps")
+        return f"either {alts}; every possible branch leads to the same result ({', '.join(ends)})"
