@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -32,8 +33,12 @@ from .board import Board
 from .engine import Engine, Trace
 from .formats import Grid, Record
 from .hierarchy import Hierarchy
-from .solver import solve
+from .geometry import Geometry
+from .solver import SolveResult, solve
 from .steps import Step
+
+#: An exact solver used for verdicts: (geometry, values, limit) -> SolveResult.
+Solver = Callable[[Geometry, Sequence[int], int], SolveResult]
 
 Verdict = Literal["ok", "malformed", "contradiction", "no-solution", "multiple-solutions",
                   "unsolved", "timeout", "error"]
@@ -93,17 +98,19 @@ class Grader:
 
     ``check``: debug mode, every step is checked against the solution."""
 
-    def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False) -> None:
+    def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False,
+                 solver: Solver | None = None) -> None:
         self.engine = Engine(hierarchy)
         self.hierarchy = self.engine.hierarchy
         self.check = check
+        self.solver: Solver = solver or solve
 
     def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
         board = Board.from_values(grid.geo, grid.values)
         dup = board.conflicts()
         if dup is not None:
             return "contradiction", dup.reason, None
-        res = solve(grid.geo, grid.values, limit=2)
+        res = self.solver(grid.geo, grid.values, 2)
         if res.count == 0:
             return "no-solution", "the givens admit no solution", None
         if res.count > 1:

@@ -207,12 +207,22 @@ class DisjunctiveConstruction(_Trial):
     @staticmethod
     def summarize(step: Step) -> str:
         geo = step.geo
-        alts = " or ".join(f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
-                           for b in step.branches)
-        ends = []
-        for b in step.branches:
-            if b.conflict is not None:
-                ends.append("contradiction")
-            else:
-                ends.append(f"{len(b.steps)} steps")
-        return f"either {alts}; every possible branch leads to the same result ({', '.join(ends)})"
+
+        def name(b: Branch) -> str:
+            return f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
+
+        alts = " or ".join(name(b) for b in step.branches)
+        dead = [b for b in step.branches if b.conflict is not None]
+        live = [b for b in step.branches if b.conflict is None]
+        if step.pattern.regions:
+            region = geo.region_long_name(step.pattern.regions[0][0])
+            where = f"{geo.symbol(step.pattern.values[0])} goes in {region} at {alts}"
+        else:
+            where = f"either {alts}"
+        if dead and len(live) <= 1:
+            why = "; ".join(f"{name(b)} leads to a contradiction" for b in dead)
+            return f"{where}; {why}"
+        if dead:
+            why = "; ".join(f"{name(b)} leads to a contradiction" for b in dead)
+            return f"{where}; {why}, and every other branch reaches the same result"
+        return f"{where}; every branch reaches the same result"
