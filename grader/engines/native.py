@@ -1,0 +1,44 @@
+"""``native``: the core's bitmask solver (:func:`grader.solver.solve`).
+
+Naked and hidden singles, then minimum-remaining-values branching.  It is
+called only through its public signature, so it keeps working whatever the
+core does to make it faster."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from ..geometry import Geometry
+from ..solver import solve as core_solve
+from .base import Deadline, EngineResult, ExactEngine, given_conflict, result
+
+#: first node budget when a time limit is set; doubled until the time is up
+_FIRST_BUDGET = 4096
+
+
+class NativeEngine(ExactEngine):
+    name = "native"
+    title = "bitmask backtracking with singles (the core's solver)"
+
+    def solve(self, geo: Geometry, values: Sequence[int], limit: int = 2,
+              time_limit: float | None = None) -> EngineResult:
+        t0 = time.perf_counter()
+        if given_conflict(geo, values):
+            return result(self.name, 0, (), 0, limit, t0)
+        if time_limit is None:
+            r = core_solve(geo, values, limit)
+            return result(self.name, r.count, r.solutions, r.nodes, limit, t0)
+        # The core solver bounds its search by nodes, not time: run it with a
+        # node budget that doubles while time remains (at most twice the work).
+        deadline = Deadline(time_limit)
+        budget = _FIRST_BUDGET
+        total = 0
+        while True:
+            r = core_solve(geo, values, limit, max_nodes=budget)
+            total += min(r.nodes, budget)
+            if r.nodes <= budget:  # finished within the budget
+                return result(self.name, r.count, r.solutions, total, limit, t0)
+            if deadline.expired():
+                return result(self.name, r.count, r.solutions, total, limit, t0, timed_out=True)
+            budget *= 2
