@@ -3,6 +3,7 @@ and rate grids by N. Jussien's technique hierarchy (*A-Z of Sudoku*)."""
 
 from __future__ import annotations
 
+from . import explain  # callable: grader.explain(grid) -> steps
 from .board import Board, Contradiction
 from .engine import Engine, Trace
 from .formats import Grid, Record, iter_source, parse_grid_token
@@ -17,8 +18,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Board", "Branch", "Conflict", "Contradiction", "Engine", "Geometry", "GradeResult",
     "Grader", "Grid", "Hierarchy", "Pattern", "Record", "Rule", "RuleContext", "RuleSpec",
-    "Step", "Trace", "geometry", "geometry_for_size", "grade", "iter_source", "load_hierarchy",
-    "parse_grid_token",
+    "Step", "Trace", "explain", "geometry", "geometry_for_size", "grade", "iter_source",
+    "load_hierarchy", "parse_grid_token",
 ]
 
 

@@ -53,15 +53,25 @@ class SinglePosition(Rule):
                         yield self._step(board, r, c, v)
                         break
 
+    def native(self) -> tuple[int, int, int]:
+        return (0, 0, 0)
+
     def _step(self, board: Board, region: int, cell: int, v: int) -> Step:
-        others = [c for c in board.geo.regions[region] if c != cell and not board.values[c]]
+        geo = board.geo
+        vals, cands = board.values, board.cands
+        bit = 1 << (v - 1)
+        # the cell's other regions where v has this single position too ("also")
+        also = [r for r in geo.cell_regions[cell] if r != region
+                and not any(cands[c] & bit for c in geo.regions[r] if c != cell)]
+        others = [c for r in (region, *also) for c in geo.regions[r]
+                  if c != cell and not vals[c]]
         exc = _excluders(board, v, others)
         return self.make(
             board,
             placements=((cell, v),),
             pattern=Pattern(
                 cells=((cell, "target"),) + tuple((p, "excluder") for p in exc),
-                regions=((region, "region"),),
+                regions=((region, "region"),) + tuple((r, "also") for r in also),
                 values=(v,),
             ),
         )
@@ -71,8 +81,11 @@ class SinglePosition(Rule):
         geo = step.geo
         (cell, v), = step.placements
         region = step.pattern.regions_with("region")[0]
-        return (f"in {geo.region_long_name(region)}, {geo.symbol(v)} can only go in "
-                f"{geo.cell_name(cell)}")
+        also = step.pattern.regions_with("also")
+        where = geo.region_long_name(region)
+        if also:
+            where += " (and " + " and ".join(geo.region_long_name(r) for r in also) + ")"
+        return f"in {where}, {geo.symbol(v)} can only go in {geo.cell_name(cell)}"
 
 
 class SingleCandidate(Rule):
@@ -88,6 +101,9 @@ class SingleCandidate(Rule):
         for c, m in enumerate(board.cands):
             if m and not m & (m - 1) and not vals[c]:
                 yield self._step(board, c, m.bit_length())
+
+    def native(self) -> tuple[int, int, int]:
+        return (0, 0, 0)
 
     def _step(self, board: Board, cell: int, v: int) -> Step:
         geo = board.geo

@@ -1,0 +1,62 @@
+"""Small helpers for writing explanations in the book's notation.
+
+Used by the rules' ``teach`` templates; they only format data the step
+carries (cells, regions, values) and never look at a board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..geometry import Geometry
+
+SUBSET_NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+
+
+def join_and(items: Sequence[str], word: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+def cells(geo: Geometry, cs: Iterable[int], word: str = "and") -> str:
+    return join_and([geo.cell_name(c) for c in cs], word)
+
+
+def values(geo: Geometry, vs: Iterable[int], word: str = "and") -> str:
+    return join_and([geo.symbol(v) for v in vs], word)
+
+
+def value_set(geo: Geometry, vs: Iterable[int]) -> str:
+    return "{" + ", ".join(geo.symbol(v) for v in vs) + "}"
+
+
+def regions(geo: Geometry, rs: Iterable[int], long: bool = False) -> str:
+    name = geo.region_long_name if long else geo.region_name
+    return join_and([name(r) for r in rs])
+
+
+def effects(geo: Geometry, placements: Iterable[tuple[int, int]] = (),
+            eliminations: Iterable[tuple[int, int]] = ()) -> str:
+    parts = [f"{geo.cell_name(c)} <- {geo.symbol(v)}" for c, v in placements]
+    parts += [f"{geo.cell_name(c)} != {geo.symbol(v)}" for c, v in eliminations]
+    return ", ".join(parts)
+
+
+def subset_name(k: int) -> str:
+    return SUBSET_NAMES.get(k, f"set of {k}")
+
+
+def plural(word: str, k: int) -> str:
+    return word if k == 1 else word + "s"
+
+
+def kind_word(geo: Geometry, region: int, many: bool = False) -> str:
+    """``row``/``column``/``block`` (plural with ``many``)."""
+    from ..geometry import KIND_NAMES
+
+    w = KIND_NAMES[geo.region_kind[region]]
+    return w + "s" if many else w

@@ -1,0 +1,152 @@
+"""A standalone SVG drawing of a board, as in the book's figures.
+
+Givens in bold black, values placed since in blue, candidates small in each
+empty cell at a fixed place (value ``v`` at row ``(v-1) // b``, column
+``(v-1) % b`` of an ``a x b`` mini-grid, like the 3x3 keypad of the book's
+marked grids).  With a step, the pattern is highlighted by role (see
+:mod:`grader.explain.style`), the value the step places is circled in green
+and the candidates it removes are struck out in red.
+
+>>> from grader.board import Board
+>>> svg = grid_svg(Board.from_string("1..." * 4))
+>>> svg.startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from xml.sax.saxutils import escape
+
+from ..board import Board
+from ..steps import Step
+from .marks import step_marks
+from .style import (
+    CANDIDATE,
+    ELIMINATION,
+    GIVEN,
+    PATTERN_VALUE,
+    PLACED,
+    PLACEMENT,
+    cell_style,
+    region_style,
+)
+
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+def _f(x: float) -> str:
+    """Compact, deterministic number formatting."""
+    s = f"{x:.2f}".rstrip("0").rstrip(".")
+    return s if s != "-0" else "0"
+
+
+def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
+             givens: Collection[int] | None = None, labels: bool = True,
+             title: str | None = None) -> str:
+    """The board as a standalone ``<svg>`` element (a string).
+
+    ``step``: highlight its pattern and effects (the board should be the
+    position *before* the step).  ``givens``: the cells to draw as givens
+    (others placed values are drawn as placed later); by default every
+    placed value is drawn as a given.  ``labels``: row and column numbers
+    around the grid.  ``size_px``: the drawing's width and height."""
+    geo = board.geo
+    n, a, b = geo.n, geo.a, geo.b
+    margin = 0.6 if labels else 0.08  # in cell units
+    units = n + 2 * margin if labels else n + 2 * margin
+    cs = 100.0  # drawing units per cell; the viewBox scales it to size_px
+    off = margin * cs
+    total = units * cs
+    marks = step_marks(step)
+    given_set = set(givens) if givens is not None else None
+    parts: list[str] = []
+    label = title or ("Sudoku grid" if step is None else step.summary())
+    parts.append(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_px}" height="{size_px}" '
+        f'viewBox="0 0 {_f(total)} {_f(total)}" role="img" font-family="{FONT}">')
+    parts.append(f"<title>{escape(label)}</title>")
+    parts.append(f'<rect x="0" y="0" width="{_f(total)}" height="{_f(total)}" fill="#ffffff"/>')
+
+    def xy(c: int) -> tuple[float, float]:
+        return off + geo.cell_col[c] * cs, off + geo.cell_row[c] * cs
+
+    # backgrounds: region tint, then cell role colour
+    for c in sorted(marks):
+        cm = marks[c]
+        fill = None
+        if cm.cell_role is not None:
+            fill = cell_style(cm.cell_role).fill
+        elif cm.region_role is not None:
+            fill = region_style(cm.region_role).fill
+        if fill:
+            x, y = xy(c)
+            parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cs)}" height="{_f(cs)}" '
+                         f'fill="{fill}"/>')
+
+    # grid lines: thin between cells, thick between blocks
+    thin, thick = cs * 0.02, cs * 0.07
+    for i in range(n + 1):
+        heavy_h = i % a == 0
+        heavy_v = i % b == 0
+        p = off + i * cs
+        parts.append(f'<line x1="{_f(off)}" y1="{_f(p)}" x2="{_f(off + n * cs)}" y2="{_f(p)}" '
+                     f'stroke="#212529" stroke-width="{_f(thick if heavy_h else thin)}" '
+                     f'stroke-linecap="square"/>')
+        parts.append(f'<line x1="{_f(p)}" y1="{_f(off)}" x2="{_f(p)}" y2="{_f(off + n * cs)}" '
+                     f'stroke="#212529" stroke-width="{_f(thick if heavy_v else thin)}" '
+                     f'stroke-linecap="square"/>')
+
+    if labels:
+        fs = cs * 0.32
+        for i in range(n):
+            p = off + (i + 0.5) * cs
+            parts.append(f'<text x="{_f(p)}" y="{_f(off - cs * 0.18)}" font-size="{_f(fs)}" '
+                         f'text-anchor="middle" fill="#868e96">{i + 1}</text>')
+            parts.append(f'<text x="{_f(off - cs * 0.3)}" y="{_f(p + fs * 0.35)}" '
+                         f'font-size="{_f(fs)}" text-anchor="middle" fill="#868e96">{i + 1}</text>')
+
+    # values and candidates
+    big = cs * 0.62
+    sub_w = cs / b
+    sub_h = cs / a
+    small = min(sub_w, sub_h) * (0.72 if n <= 9 else 0.62)
+    for c in range(geo.ncells):
+        x, y = xy(c)
+        v = board.values[c]
+        m = marks.get(c)
+        if v:
+            is_given = given_set is None or c in given_set
+            color = GIVEN.fill if is_given else PLACED.fill
+            weight = "bold" if is_given else "normal"
+            parts.append(f'<text x="{_f(x + cs / 2)}" y="{_f(y + cs / 2 + big * 0.36)}" '
+                         f'font-size="{_f(big)}" font-weight="{weight}" text-anchor="middle" '
+                         f'fill="{color}">{escape(geo.symbol(v))}</text>')
+            continue
+        mask = board.cands[c]
+        for w in range(1, n + 1):
+            if not mask >> (w - 1) & 1:
+                continue
+            cx = x + ((w - 1) % b + 0.5) * sub_w
+            cy = y + ((w - 1) // b + 0.5) * sub_h
+            color, weight = CANDIDATE.fill, "normal"
+            if m is not None and m.cell_role is not None and w in m.values:
+                color, weight = PATTERN_VALUE.fill, "bold"
+            if m is not None and m.placed == w:
+                r = min(sub_w, sub_h) * 0.46
+                parts.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r)}" fill="none" '
+                             f'stroke="{PLACEMENT.fill}" stroke-width="{_f(cs * 0.035)}"/>')
+                color, weight = PLACEMENT.fill, "bold"
+            struck = m is not None and w in m.eliminated
+            if struck:
+                color, weight = ELIMINATION.fill, "bold"
+            parts.append(f'<text x="{_f(cx)}" y="{_f(cy + small * 0.36)}" font-size="{_f(small)}" '
+                         f'font-weight="{weight}" text-anchor="middle" fill="{color}">'
+                         f'{escape(geo.symbol(w))}</text>')
+            if struck:
+                d = min(sub_w, sub_h) * 0.38
+                parts.append(f'<line x1="{_f(cx - d)}" y1="{_f(cy + d)}" x2="{_f(cx + d)}" '
+                             f'y2="{_f(cy - d)}" stroke="{ELIMINATION.fill}" '
+                             f'stroke-width="{_f(cs * 0.03)}"/>')
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -1,0 +1,109 @@
+"""Teach templates of the trial families (levels 13-14), registered for
+``disjunctive-construction`` and ``reductio``.
+
+A trial is explained as the book does: the alternatives of the pivot (or the
+single assumption), each followed as a numbered chain of ordinary rule
+applications, indented under its assumption, down to a contradiction or to
+the common result.  Trials nested inside a branch are expanded the same way,
+one indentation level deeper.  Everything comes from the step's branches.
+"""
+
+from __future__ import annotations
+
+from ..steps import Branch, Step, register_template, template_for
+from .phrases import effects
+
+INDENT = "    "
+
+
+def _assume(step: Step, b: Branch) -> str:
+    geo = step.geo
+    return f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
+
+
+def branch_lines(step: Step, depth: int = 1) -> list[str]:
+    """The branches of a trial as indented lines (sub-steps numbered; nested
+    trials expanded).  Each line is prefixed by ``INDENT * depth``."""
+    geo = step.geo
+    lines: list[str] = []
+    pad = INDENT * depth
+    many = len(step.branches) > 1
+    for i, b in enumerate(step.branches, start=1):
+        head = f"branch {i}: " if many else ""
+        lines.append(f"{pad}{head}assume {_assume(step, b)}")
+        for k, sub in enumerate(b.steps, start=1):
+            lines.append(f"{pad}{INDENT}{k}. {sub.summary()}")
+            if sub.branches:
+                lines.extend(branch_lines(sub, depth + 2))
+        if b.conflict is not None:
+            lines.append(f"{pad}{INDENT}contradiction: {b.conflict.reason}, so "
+                         f"{_assume(step, b)} is impossible")
+        else:
+            reached = effects(geo, step.placements, step.eliminations)
+            if b.steps or (b.cell, b.value) not in step.placements:
+                lines.append(f"{pad}{INDENT}no contradiction: this branch gives {reached}")
+            else:
+                lines.append(f"{pad}{INDENT}no contradiction: the assumption itself is {reached}")
+    return lines
+
+
+def _pivot_text(step: Step) -> str:
+    geo = step.geo
+    alts = [f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}" for b in step.branches]
+    if step.pattern.regions:
+        region = step.pattern.regions[0][0]
+        v = geo.symbol(step.pattern.values[0])
+        where = " or ".join(geo.cell_name(b.cell) for b in step.branches)
+        return (f"In {geo.region_long_name(region)}, {v} can only go in {where}: one of "
+                f"{' / '.join(alts)} must be true.")
+    cell = step.branches[0].cell
+    vals = " or ".join(geo.symbol(b.value) for b in step.branches)
+    return (f"Cell {geo.cell_name(cell)} can only hold {vals}: one of {' / '.join(alts)} "
+            f"must be true.")
+
+
+def teach_disjunctive(step: Step) -> str:
+    geo = step.geo
+    result = effects(geo, step.placements, step.eliminations)
+    n = len(step.branches)
+    intro = (f"{_pivot_text(step)} Follow each of the {n} possibilities with the simpler "
+             f"rules, one step at a time:")
+    dead = [b for b in step.branches if b.conflict is not None]
+    live = [b for b in step.branches if b.conflict is None]
+    if not live:
+        outro = (f"Every possibility leads to a contradiction, so this position cannot be "
+                 f"completed; in particular {result}.")
+    elif dead:
+        alive = " or ".join(_assume(step, b) for b in live)
+        outro = (f"The {'possibility' if len(dead) == 1 else 'possibilities'} "
+                 f"{' and '.join(_assume(step, b) for b in dead)} "
+                 f"{'is' if len(dead) == 1 else 'are'} impossible, and the remaining one "
+                 f"({alive}) gives {result}." if len(live) == 1 else
+                 f"The impossible possibilities drop out and every remaining one gives "
+                 f"{result}.")
+    else:
+        outro = f"Whichever possibility is true, {result}: so {result}."
+    return "\n".join([intro, *branch_lines(step), outro])
+
+
+def teach_reductio(step: Step) -> str:
+    geo = step.geo
+    (b,) = step.branches
+    a = _assume(step, b)
+    result = effects(geo, step.placements, step.eliminations)
+    intro = (f"Suppose {a} and follow the consequences with the simpler rules, one step "
+             f"at a time:")
+    if b.conflict is not None:
+        outro = f"The assumption leads to a contradiction, so it is false: {result}."
+    else:
+        outro = f"So {result}."
+    return "\n".join([intro, *branch_lines(step), outro])
+
+
+def _fallback_summary(step: Step) -> str:
+    return "a trial"
+
+
+for _family, _teach in (("disjunctive-construction", teach_disjunctive),
+                        ("reductio", teach_reductio)):
+    register_template(_family, template_for(_family) or _fallback_summary, _teach)
