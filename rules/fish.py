@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from grader.board import Board
+from grader.explain import phrases
 from grader.rule import Rule
 from grader.steps import Pattern, Step
 
@@ -31,6 +32,9 @@ class Fish(Rule):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.size = int(self.params.get("size", 2))
+
+    def native(self) -> tuple[int, int, int]:
+        return (5, self.size, 0)
 
     def find(self, board: Board) -> Iterator[Step]:
         geo = board.geo
@@ -91,3 +95,29 @@ class Fish(Rule):
         return (f"in {bkind} {', '.join(geo.region_name(r) for r in base)}, {v} can only be in "
                 f"{ckind} {', '.join(geo.region_name(r) for r in cover)}, so not elsewhere in "
                 f"those {ckind}")
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        v = geo.symbol(step.pattern.values[0])
+        base = step.pattern.regions_with("base")
+        cover = step.pattern.regions_with("cover")
+        bkind = "row" if geo.region_kind[base[0]] == 0 else "column"
+        ckind = "column" if bkind == "row" else "row"
+        k = len(base)
+        cells = step.pattern.cells_with("base")
+        path = phrases.fish_path(geo, cells, rows_first=bkind == "row")
+        shape = (f"They form the closed path {' - '.join(geo.cell_name(c) for c in path)}"
+                 f" - back to {geo.cell_name(path[0])}, turning at each cell from a {bkind} to a "
+                 f"{ckind}. " if path else "")
+        per_line = "; ".join(
+            f"{geo.region_name(b)}: "
+            f"{phrases.cells(geo, [c for c in cells if c in geo.region_set[b]], 'or')}"
+            for b in base)
+        return (f"{step.name} on {v}: in {bkind}s {phrases.regions(geo, base)}, {v} can only go "
+                f"in {ckind}s {phrases.regions(geo, cover)} ({per_line}). {shape}"
+                f"Each of these {k} {bkind}s needs its {v} in one of these {k} {ckind}s, and no "
+                f"{ckind} can take two of them, so the {v}s of {ckind}s "
+                f"{phrases.regions(geo, cover)} all lie in {bkind}s {phrases.regions(geo, base)}. "
+                f"No other cell of those {ckind}s can hold {v}: "
+                f"{phrases.effects(geo, eliminations=step.eliminations)}.")

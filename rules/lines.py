@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from grader.board import Board
+from grader.explain import phrases
 from grader.geometry import BLOCK
 from grader.rule import Rule
 from grader.steps import Pattern, Step
@@ -66,6 +67,9 @@ class CandidateLines(Rule):
                         yield self._step(board, 2 * n + k, lreg, bit.bit_length(), pos, elim,
                                          "claiming")
 
+    def native(self) -> tuple[int, int, int]:
+        return (1, 0, 0)
+
     def _step(self, board: Board, block: int, line: int, v: int, pos: list[int],
               elim: list[int], variant: str) -> Step:
         first, second = ("block", "line") if variant == "pointing" else ("line", "block")
@@ -91,6 +95,19 @@ class CandidateLines(Rule):
                     f"{geo.region_long_name(dst)}, so not elsewhere in {geo.region_name(dst)}")
         return (f"in {geo.region_long_name(src)}, {v} can only be in block "
                 f"{geo.region_name(dst)}, so not elsewhere in {geo.region_name(dst)}")
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        v = geo.symbol(step.pattern.values[0])
+        (src, _), (dst, _) = step.pattern.regions
+        sname, dname = geo.region_name(src), geo.region_name(dst)
+        base = step.pattern.cells_with("base")
+        elim = phrases.effects(geo, eliminations=step.eliminations)
+        return (f"In {geo.region_long_name(src)}, {v} can only go in "
+                f"{phrases.cells(geo, base, 'or')}, which all lie in "
+                f"{geo.region_long_name(dst)}. Whichever of them holds the {v} of {sname}, it is "
+                f"also the {v} of {dname}, so {v} cannot go anywhere else in {dname}: {elim}.")
 
 
 class MultipleLines(Rule):
@@ -147,6 +164,9 @@ class MultipleLines(Rule):
                                 yield self._step(board, [group[i] for i in combo], union, v,
                                                  sorted(elim), is_row)
 
+    def native(self) -> tuple[int, int, int]:
+        return (2, 0, 0)
+
     def _step(self, board: Board, blocks: list[int], lines: int, v: int, elim: list[int],
               is_row: bool) -> Step:
         geo = board.geo
@@ -175,3 +195,30 @@ class MultipleLines(Rule):
         kind = "rows" if lines[0].startswith("R") else "columns"
         return (f"in blocks {', '.join(blocks)}, {v} is confined to {kind} {', '.join(lines)}, "
                 f"so not in those {kind} of the other blocks")
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        n = geo.n
+        v = geo.symbol(step.pattern.values[0])
+        blocks = step.pattern.regions_with("block")
+        lines = step.pattern.regions_with("line")
+        is_row = geo.region_kind[lines[0]] == 0
+        kind, group = ("row", "band") if is_row else ("column", "stack")
+        others = sorted({2 * n + geo.cell_block[c] for c, _ in step.eliminations})
+        idx = {geo.region_index[r] for r in lines}
+        rest = sorted({i for r in others
+                       for i in (geo.block_rows if is_row else geo.block_cols)[r - 2 * n]}
+                      - idx)
+        rest_regs = [i if is_row else n + i for i in rest]
+        k = len(blocks)
+        base = step.pattern.cells_with("base")
+        elim = phrases.effects(geo, eliminations=step.eliminations)
+        return (f"In blocks {phrases.regions(geo, blocks)} (one {group}), {v} can only go in "
+                f"{kind}s {phrases.regions(geo, lines)} (cells {phrases.cells(geo, base)}). "
+                f"Each of these {k} blocks needs its own {v}, and two {v}s never share a {kind}, "
+                f"so between them they take the {v}s of {kind}s {phrases.regions(geo, lines)}. "
+                f"In {phrases.plural('block', len(others))} {phrases.regions(geo, others)} the "
+                f"{v} must therefore go in {kind} "
+                f"{phrases.join_and([geo.region_name(r) for r in rest_regs], 'or')}: {v} leaves "
+                f"their cells in {kind}s {phrases.regions(geo, lines)}: {elim}.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from grader.board import Board
+from grader.explain import phrases
 from grader.rule import Rule
 from grader.steps import Pattern, Step
 
@@ -12,14 +13,14 @@ from grader.steps import Pattern, Step
 def _excluders(board: Board, value: int, cells: list[int]) -> tuple[int, ...]:
     """For each cell of ``cells``, a placed peer holding ``value`` (the cell
     that excludes it), deduplicated, in cell order."""
-    geo = board.geo
-    vals = board.values
-    out: list[int] = []
+    peer_sets = board.geo.peer_sets
+    placed = [p for p, x in enumerate(board.values) if x == value]  # ascending
+    out: set[int] = set()
     for c in cells:
-        for p in geo.peers[c]:
-            if vals[p] == value:
-                if p not in out:
-                    out.append(p)
+        ps = peer_sets[c]
+        for p in placed:  # the first placed peer in cell order, as the peers list
+            if p in ps:
+                out.add(p)
                 break
     return tuple(sorted(out))
 
@@ -54,15 +55,21 @@ class SinglePosition(Rule):
                         break
 
     def native(self) -> tuple[int, int, int]:
-        return (0, 0, 0)
+        return (0, 1, 0)
 
     def _step(self, board: Board, region: int, cell: int, v: int) -> Step:
         geo = board.geo
         vals, cands = board.values, board.cands
         bit = 1 << (v - 1)
         # the cell's other regions where v has this single position too ("also")
-        also = [r for r in geo.cell_regions[cell] if r != region
-                and not any(cands[c] & bit for c in geo.regions[r] if c != cell)]
+        also = []
+        for r in geo.cell_regions[cell]:
+            if r != region:
+                for c in geo.regions[r]:
+                    if c != cell and cands[c] & bit:
+                        break
+                else:
+                    also.append(r)
         others = [c for r in (region, *also) for c in geo.regions[r]
                   if c != cell and not vals[c]]
         exc = _excluders(board, v, others)
@@ -87,6 +94,29 @@ class SinglePosition(Rule):
             where += " (and " + " and ".join(geo.region_long_name(r) for r in also) + ")"
         return f"in {where}, {geo.symbol(v)} can only go in {geo.cell_name(cell)}"
 
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        (cell, v), = step.placements
+        sv, cn = geo.symbol(v), geo.cell_name(cell)
+        region = step.pattern.regions_with("region")[0]
+        rname, rset = geo.region_name(region), geo.region_set[region]
+        reasons = []
+        for e in step.pattern.cells_with("excluder"):
+            via = [r for r in geo.cell_regions[e] if r != region and geo.region_set[r] & rset]
+            if via:
+                reasons.append(f"the {sv} in {geo.cell_name(e)} rules out the cells of {rname} "
+                               f"in {phrases.regions(geo, via, long=True)}")
+        text = (f"Look at {geo.region_long_name(region)}: {sv} is not placed there yet. "
+                f"Apart from {cn}, every cell of {rname} is either filled or cannot hold {sv}")
+        text += (": " + "; ".join(reasons) + ". ") if reasons else ". "
+        text += f"So {sv} can only go in {cn}: {cn} <- {sv}."
+        also = step.pattern.regions_with("also")
+        if also:
+            text += (f" In {phrases.regions(geo, also, long=True)} too, {cn} is the only place "
+                     f"left for {sv}.")
+        return text
+
 
 class SingleCandidate(Rule):
     """Rule 2.2: a cell with exactly one candidate left gets it.  Cell order."""
@@ -103,7 +133,7 @@ class SingleCandidate(Rule):
                 yield self._step(board, c, m.bit_length())
 
     def native(self) -> tuple[int, int, int]:
-        return (0, 0, 0)
+        return (0, 2, 0)
 
     def _step(self, board: Board, cell: int, v: int) -> Step:
         geo = board.geo
@@ -127,3 +157,20 @@ class SingleCandidate(Rule):
         geo = step.geo
         (cell, v), = step.placements
         return f"{geo.symbol(v)} is the only candidate left in {geo.cell_name(cell)}"
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        (cell, v), = step.placements
+        sv, cn = geo.symbol(v), geo.cell_name(cell)
+        where = phrases.regions(geo, geo.cell_regions[cell], long=True)
+        exc = step.pattern.cells_with("excluder")
+        text = f"Look at cell {cn}, where {where} cross. "
+        if exc:
+            text += (f"The values already placed in these regions, in "
+                     f"{phrases.cells(geo, exc)}, are {len(exc)} different values")
+            text += (", all but " + sv + ". " if len(exc) == geo.n - 1 else
+                     f"; earlier deductions removed the other candidates except {sv}. ")
+        else:
+            text += f"Earlier deductions removed every candidate except {sv}. "
+        return text + f"Only {sv} is left: {cn} <- {sv}."

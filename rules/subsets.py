@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from grader.board import Board
+from grader.explain import phrases
 from grader.geometry import values_of
 from grader.rule import Rule
 from grader.steps import Pattern, Step
@@ -123,6 +124,9 @@ class _Subset(Rule):
         mx = self.params.get("max_size")
         self.max_size = int(mx) if mx is not None else None
 
+    def native(self) -> tuple[int, int, int]:
+        return (4 if self.family == "hidden-subset" else 3, self.min_size, self.max_size or 0)
+
     def _sizes(self, n: int) -> range:
         hi = self.max_size if self.max_size is not None else n - 1
         return range(self.min_size, hi + 1)
@@ -167,6 +171,20 @@ class NakedSubset(_Subset):
         return (f"in {geo.region_long_name(region)}, cells {cells} hold only {{{vals}}}, "
                 f"so these values leave the other cells of {geo.region_name(region)}")
 
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        cells = step.pattern.cells_with("subset")
+        vals = step.pattern.values
+        region = step.pattern.regions_with("region")[0]
+        rname, k = geo.region_name(region), len(cells)
+        vs = phrases.value_set(geo, vals)
+        return (f"In {geo.region_long_name(region)}, the {k} cells {phrases.cells(geo, cells)} "
+                f"can only hold values among {vs}: {k} cells for {k} values, so these cells "
+                f"take exactly the values {vs} (a naked {phrases.subset_name(k)}). No other "
+                f"cell of {rname} can hold {phrases.values(geo, vals, 'or')}: "
+                f"{phrases.effects(geo, eliminations=step.eliminations)}.")
+
 
 class HiddenSubset(_Subset):
     """In a region, k unplaced values whose positions together are exactly
@@ -204,3 +222,17 @@ class HiddenSubset(_Subset):
         region = step.pattern.regions_with("region")[0]
         return (f"in {geo.region_long_name(region)}, {{{vals}}} can only go in cells {cells}, "
                 f"so those cells hold no other value")
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        cells = step.pattern.cells_with("subset")
+        vals = step.pattern.values
+        region = step.pattern.regions_with("region")[0]
+        k = len(cells)
+        vs = phrases.value_set(geo, vals)
+        return (f"In {geo.region_long_name(region)}, the {k} values {vs} can only go in the "
+                f"{k} cells {phrases.cells(geo, cells)}: {k} values need {k} cells, so these "
+                f"cells hold exactly the values {vs} (a hidden {phrases.subset_name(k)}) and "
+                f"nothing else. Their other candidates go: "
+                f"{phrases.effects(geo, eliminations=step.eliminations)}.")

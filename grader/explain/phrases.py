@@ -60,3 +60,34 @@ def kind_word(geo: Geometry, region: int, many: bool = False) -> str:
 
     w = KIND_NAMES[geo.region_kind[region]]
     return w + "s" if many else w
+
+
+def fish_path(geo: Geometry, cs: Sequence[int], rows_first: bool = True) -> list[int]:
+    """A closed path through every cell of a fish, alternating moves along a
+    base line and along a cover line (the book's drawing of X-Wing and
+    Swordfish), or ``[]`` when the cells admit none.  Deterministic."""
+    cells = sorted(cs)
+    if len(cells) < 4 or len(cells) % 2:
+        return []
+    base_of = geo.cell_row if rows_first else geo.cell_col
+    cover_of = geo.cell_col if rows_first else geo.cell_row
+    path = [cells[0]]
+    used = {cells[0]}
+
+    def rec(along_base: bool) -> bool:
+        last = path[-1]
+        if len(path) == len(cells):
+            # close the cycle with a cover move back to the start
+            return not along_base and cover_of[last] == cover_of[path[0]]
+        same = base_of if along_base else cover_of
+        for c in cells:
+            if c not in used and same[c] == same[last]:
+                path.append(c)
+                used.add(c)
+                if rec(not along_base):
+                    return True
+                path.pop()
+                used.discard(c)
+        return False
+
+    return path if rec(True) else []

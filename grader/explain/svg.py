@@ -84,69 +84,78 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
             parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cs)}" height="{_f(cs)}" '
                          f'fill="{fill}"/>')
 
-    # grid lines: thin between cells, thick between blocks
-    thin, thick = cs * 0.02, cs * 0.07
+    # grid lines: thin between cells, thick between blocks (one path each)
+    thin_d: list[str] = []
+    thick_d: list[str] = []
+    span = _f(n * cs)
     for i in range(n + 1):
-        heavy_h = i % a == 0
-        heavy_v = i % b == 0
-        p = off + i * cs
-        parts.append(f'<line x1="{_f(off)}" y1="{_f(p)}" x2="{_f(off + n * cs)}" y2="{_f(p)}" '
-                     f'stroke="#212529" stroke-width="{_f(thick if heavy_h else thin)}" '
-                     f'stroke-linecap="square"/>')
-        parts.append(f'<line x1="{_f(p)}" y1="{_f(off)}" x2="{_f(p)}" y2="{_f(off + n * cs)}" '
-                     f'stroke="#212529" stroke-width="{_f(thick if heavy_v else thin)}" '
-                     f'stroke-linecap="square"/>')
+        q = _f(off + i * cs)
+        (thick_d if i % a == 0 else thin_d).append(f"M{_f(off)} {q}h{span}")
+        (thick_d if i % b == 0 else thin_d).append(f"M{q} {_f(off)}v{span}")
+    parts.append(f'<path d="{"".join(thin_d)}" stroke="#495057" '
+                 f'stroke-width="{_f(cs * 0.02)}" fill="none"/>')
+    parts.append(f'<path d="{"".join(thick_d)}" stroke="#212529" '
+                 f'stroke-width="{_f(cs * 0.07)}" stroke-linecap="square" fill="none"/>')
 
     if labels:
         fs = cs * 0.32
+        parts.append(f'<g font-size="{_f(fs)}" text-anchor="middle" fill="#868e96">')
         for i in range(n):
             p = off + (i + 0.5) * cs
-            parts.append(f'<text x="{_f(p)}" y="{_f(off - cs * 0.18)}" font-size="{_f(fs)}" '
-                         f'text-anchor="middle" fill="#868e96">{i + 1}</text>')
-            parts.append(f'<text x="{_f(off - cs * 0.3)}" y="{_f(p + fs * 0.35)}" '
-                         f'font-size="{_f(fs)}" text-anchor="middle" fill="#868e96">{i + 1}</text>')
+            parts.append(f'<text x="{_f(p)}" y="{_f(off - cs * 0.18)}">{i + 1}</text>')
+            parts.append(f'<text x="{_f(off - cs * 0.3)}" y="{_f(p + fs * 0.35)}">{i + 1}</text>')
+        parts.append("</g>")
 
-    # values and candidates
+    # values
     big = cs * 0.62
+    parts.append(f'<g font-size="{_f(big)}" text-anchor="middle">')
+    for c in range(geo.ncells):
+        v = board.values[c]
+        if not v:
+            continue
+        x, y = xy(c)
+        if given_set is None or c in given_set:
+            attrs = f'font-weight="bold" fill="{GIVEN.fill}"'
+        else:
+            attrs = f'fill="{PLACED.fill}"'
+        parts.append(f'<text x="{_f(x + cs / 2)}" y="{_f(y + cs / 2 + big * 0.36)}" {attrs}>'
+                     f'{escape(geo.symbol(v))}</text>')
+    parts.append("</g>")
+
+    # candidates, small, at fixed places
     sub_w = cs / b
     sub_h = cs / a
     small = min(sub_w, sub_h) * (0.72 if n <= 9 else 0.62)
+    parts.append(f'<g font-size="{_f(small)}" text-anchor="middle" fill="{CANDIDATE.fill}">')
+    marks_svg: list[str] = []
     for c in range(geo.ncells):
-        x, y = xy(c)
-        v = board.values[c]
-        m = marks.get(c)
-        if v:
-            is_given = given_set is None or c in given_set
-            color = GIVEN.fill if is_given else PLACED.fill
-            weight = "bold" if is_given else "normal"
-            parts.append(f'<text x="{_f(x + cs / 2)}" y="{_f(y + cs / 2 + big * 0.36)}" '
-                         f'font-size="{_f(big)}" font-weight="{weight}" text-anchor="middle" '
-                         f'fill="{color}">{escape(geo.symbol(v))}</text>')
+        if board.values[c]:
             continue
+        x, y = xy(c)
+        m = marks.get(c)
         mask = board.cands[c]
         for w in range(1, n + 1):
             if not mask >> (w - 1) & 1:
                 continue
             cx = x + ((w - 1) % b + 0.5) * sub_w
             cy = y + ((w - 1) // b + 0.5) * sub_h
-            color, weight = CANDIDATE.fill, "normal"
+            attrs = ""
             if m is not None and m.cell_role is not None and w in m.values:
-                color, weight = PATTERN_VALUE.fill, "bold"
+                attrs = f' font-weight="bold" fill="{PATTERN_VALUE.fill}"'
             if m is not None and m.placed == w:
                 r = min(sub_w, sub_h) * 0.46
-                parts.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r)}" fill="none" '
-                             f'stroke="{PLACEMENT.fill}" stroke-width="{_f(cs * 0.035)}"/>')
-                color, weight = PLACEMENT.fill, "bold"
-            struck = m is not None and w in m.eliminated
-            if struck:
-                color, weight = ELIMINATION.fill, "bold"
-            parts.append(f'<text x="{_f(cx)}" y="{_f(cy + small * 0.36)}" font-size="{_f(small)}" '
-                         f'font-weight="{weight}" text-anchor="middle" fill="{color}">'
-                         f'{escape(geo.symbol(w))}</text>')
-            if struck:
+                marks_svg.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r)}" fill="none" '
+                                 f'stroke="{PLACEMENT.fill}" stroke-width="{_f(cs * 0.035)}"/>')
+                attrs = f' font-weight="bold" fill="{PLACEMENT.fill}"'
+            if m is not None and w in m.eliminated:
+                attrs = f' font-weight="bold" fill="{ELIMINATION.fill}"'
                 d = min(sub_w, sub_h) * 0.38
-                parts.append(f'<line x1="{_f(cx - d)}" y1="{_f(cy + d)}" x2="{_f(cx + d)}" '
-                             f'y2="{_f(cy - d)}" stroke="{ELIMINATION.fill}" '
-                             f'stroke-width="{_f(cs * 0.03)}"/>')
+                marks_svg.append(f'<path d="M{_f(cx - d)} {_f(cy + d)}L{_f(cx + d)} '
+                                 f'{_f(cy - d)}" stroke="{ELIMINATION.fill}" '
+                                 f'stroke-width="{_f(cs * 0.03)}"/>')
+            parts.append(f'<text x="{_f(cx)}" y="{_f(cy + small * 0.36)}"{attrs}>'
+                         f'{escape(geo.symbol(w))}</text>')
+    parts.append("</g>")
+    parts.extend(marks_svg)
     parts.append("</svg>")
     return "\n".join(parts)

@@ -28,22 +28,23 @@ def branch_lines(step: Step, depth: int = 1) -> list[str]:
     lines: list[str] = []
     pad = INDENT * depth
     many = len(step.branches) > 1
+    inner = pad + INDENT if many else pad
     for i, b in enumerate(step.branches, start=1):
-        head = f"branch {i}: " if many else ""
-        lines.append(f"{pad}{head}assume {_assume(step, b)}")
+        if many:
+            lines.append(f"{pad}branch {i}: assume {_assume(step, b)}")
         for k, sub in enumerate(b.steps, start=1):
-            lines.append(f"{pad}{INDENT}{k}. {sub.summary()}")
+            lines.append(f"{inner}{k}. {sub.summary()}")
             if sub.branches:
-                lines.extend(branch_lines(sub, depth + 2))
+                lines.extend(branch_lines(sub, depth + (2 if many else 1)))
         if b.conflict is not None:
-            lines.append(f"{pad}{INDENT}contradiction: {b.conflict.reason}, so "
+            lines.append(f"{inner}contradiction: {b.conflict.reason}, so "
                          f"{_assume(step, b)} is impossible")
         else:
             reached = effects(geo, step.placements, step.eliminations)
-            if b.steps or (b.cell, b.value) not in step.placements:
-                lines.append(f"{pad}{INDENT}no contradiction: this branch gives {reached}")
+            if b.steps:
+                lines.append(f"{inner}no contradiction: this branch gives {reached}")
             else:
-                lines.append(f"{pad}{INDENT}no contradiction: the assumption itself is {reached}")
+                lines.append(f"{inner}no contradiction: the assumption itself gives {reached}")
     return lines
 
 
@@ -62,7 +63,8 @@ def _pivot_text(step: Step) -> str:
             f"must be true.")
 
 
-def teach_disjunctive(step: Step) -> str:
+def disjunctive_parts(step: Step) -> tuple[str, str]:
+    """(intro, conclusion) of a disjunctive construction."""
     geo = step.geo
     result = effects(geo, step.placements, step.eliminations)
     n = len(step.branches)
@@ -73,31 +75,54 @@ def teach_disjunctive(step: Step) -> str:
     if not live:
         outro = (f"Every possibility leads to a contradiction, so this position cannot be "
                  f"completed; in particular {result}.")
-    elif dead:
-        alive = " or ".join(_assume(step, b) for b in live)
+    elif dead and len(live) == 1:
         outro = (f"The {'possibility' if len(dead) == 1 else 'possibilities'} "
                  f"{' and '.join(_assume(step, b) for b in dead)} "
                  f"{'is' if len(dead) == 1 else 'are'} impossible, and the remaining one "
-                 f"({alive}) gives {result}." if len(live) == 1 else
-                 f"The impossible possibilities drop out and every remaining one gives "
+                 f"({_assume(step, live[0])}) gives {result}.")
+    elif dead:
+        outro = (f"The impossible possibilities drop out and every remaining one gives "
                  f"{result}.")
     else:
-        outro = f"Whichever possibility is true, {result}: so {result}."
-    return "\n".join([intro, *branch_lines(step), outro])
+        outro = (f"Every possibility gives {result}, and one of them is true: so "
+                 f"{result}.")
+    return intro, outro
 
 
-def teach_reductio(step: Step) -> str:
+def reductio_parts(step: Step) -> tuple[str, str]:
+    """(intro, conclusion) of a reductio ad absurdum."""
     geo = step.geo
-    (b,) = step.branches
-    a = _assume(step, b)
+    b = step.branches[0]
     result = effects(geo, step.placements, step.eliminations)
-    intro = (f"Suppose {a} and follow the consequences with the simpler rules, one step "
-             f"at a time:")
+    intro = (f"Suppose {_assume(step, b)} and follow the consequences with the simpler rules, "
+             f"one step at a time:")
     if b.conflict is not None:
         outro = f"The assumption leads to a contradiction, so it is false: {result}."
     else:
         outro = f"So {result}."
+    return intro, outro
+
+
+def trial_parts(step: Step) -> tuple[str, str]:
+    """(intro, conclusion) of any step with branches (a generic pair for
+    trial families without a template here)."""
+    fn = _PARTS.get(step.family)
+    if fn is not None:
+        return fn(step)
+    return step.summary(), f"So {effects(step.geo, step.placements, step.eliminations)}."
+
+
+def teach_disjunctive(step: Step) -> str:
+    intro, outro = disjunctive_parts(step)
     return "\n".join([intro, *branch_lines(step), outro])
+
+
+def teach_reductio(step: Step) -> str:
+    intro, outro = reductio_parts(step)
+    return "\n".join([intro, *branch_lines(step), outro])
+
+
+_PARTS = {"disjunctive-construction": disjunctive_parts, "reductio": reductio_parts}
 
 
 def _fallback_summary(step: Step) -> str:

@@ -1,0 +1,98 @@
+"""Markdown for sharing an explanation in a forum: the starting grid in a
+code block, every step as a numbered item with the book's notation (and the
+reasoning at ``teach`` depth), trial branches as nested lists."""
+
+from __future__ import annotations
+
+from ..board import Board
+from ..steps import Step
+from .core import Walkthrough
+from .document import facts
+
+
+def values_block(board: Board) -> str:
+    """The values as a plain grid (``.`` for empty, blocks separated)."""
+    geo = board.geo
+    n, a, b = geo.n, geo.a, geo.b
+    width = max(len(s) for s in geo.symbols)
+    rows = []
+    for i in range(n):
+        if i and i % a == 0:
+            rows.append("+".join("-" * ((width + 1) * b + 1) for _ in range(n // b)))
+        cells = []
+        for j in range(n):
+            if j and j % b == 0:
+                cells.append("|")
+            v = board.values[i * n + j]
+            cells.append((geo.symbol(v) if v else ".").rjust(width))
+        rows.append(" " + " ".join(cells))
+    return "\n".join(rows)
+
+
+def _code(text: str) -> str:
+    return f"`{text}`"
+
+
+def _escape(text: str) -> str:
+    """Escape the characters Markdown would read as markup in our sentences."""
+    for ch in ("\\", "*", "_", "[", "]", "<", ">", "#", "|"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _item(lines: list[str], indent: int, marker: str, text: str) -> int:
+    """Append a list item; return the content column for its children."""
+    lines.append(" " * indent + marker + " " + text)
+    return indent + len(marker) + 1
+
+
+def _branches(lines: list[str], step: Step, indent: int) -> None:
+    from .trials import _assume
+
+    many = len(step.branches) > 1
+    for i, b in enumerate(step.branches, start=1):
+        head = f"branch {i}: " if many else ""
+        col = _item(lines, indent, "-", f"*{head}assume* {_code(_assume(step, b))}")
+        for k, sub in enumerate(b.steps, start=1):
+            sub_col = _item(lines, col, f"{k}.", _step_text(sub))
+            if sub.branches:
+                _branches(lines, sub, sub_col)
+        if b.conflict is not None:
+            _item(lines, col, "-", f"**contradiction**: {_escape(b.conflict.reason)}")
+        else:
+            _item(lines, col, "-", "no contradiction")
+
+
+def _step_text(step: Step) -> str:
+    geo = step.geo
+    effects = ", ".join([f"{geo.cell_name(c)} <- {geo.symbol(v)}" for c, v in step.placements]
+                        + [f"{geo.cell_name(c)} != {geo.symbol(v)}" for c, v in step.eliminations])
+    return f"**{_escape(step.name)}**: {_escape(step.reason())} => {_code(effects)}"
+
+
+def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
+                    title: str | None = None) -> str:
+    f = facts(wt)
+    out = [f"# {_escape(title or 'Sudoku explained')}", "",
+           f"Puzzle {_code(f.puzzle)} ({f.size}x{f.size}): {_escape(f.sentence())}", ""]
+    if grids:
+        out += ["```text", values_block(wt.start), "```", ""]
+    for number, _board, step in wt:
+        ref = f", {step.reference}" if step.reference else ""
+        col = _item(out, 0, f"{number}.", f"{_step_text(step)} (level {step.level}{ref})")
+        if detail == "teach":
+            if step.branches:
+                from .trials import trial_parts
+
+                intro, outro = trial_parts(step)
+                out += ["", " " * col + _escape(intro), ""]
+                _branches(out, step, col)
+                out += ["", " " * col + _escape(outro), ""]
+            else:
+                out += ["", " " * col + _escape(step.explain("teach")), ""]
+        elif step.branches:
+            _branches(out, step, col)
+    if grids:
+        label = "Solution" if f.solved else "Where the rules stop"
+        out += ["", f"{label}:", "", "```text", values_block(wt.final()), "```"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,75 @@
+"""Rich rendering of steps for the terminal: header, sentence, branches,
+candidate grid with the pattern highlighted."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+
+from ..board import Board
+from ..steps import Step
+from .textgrid import grid_text, legend
+from .trials import branch_lines
+
+DETAILS = ("short", "teach")
+
+
+def header(number: int, step: Step, total: int | None = None) -> Text:
+    """``Step 4/52 · single position · level 1 · rule 2.1``."""
+    t = Text()
+    t.append(f"Step {number}" + (f"/{total}" if total else ""), "bold")
+    t.append(" · ")
+    t.append(step.name, "bold cyan")
+    t.append(f" · level {step.level}", "magenta")
+    if step.reference:
+        t.append(f" · {step.reference}", "dim")
+    if step.depth > 1:
+        t.append(f" · nesting depth {step.depth}", "dim")
+    return t
+
+
+def _style_line(line: str) -> Text:
+    s = line.strip()
+    if s.startswith("contradiction:"):
+        return Text(line, Style(color="red"))
+    if s.startswith("no contradiction"):
+        return Text(line, Style(color="green"))
+    if s.startswith("branch ") or s.startswith("assume "):
+        return Text(line, Style(color="magenta", bold=True))
+    return Text(line)
+
+
+def body_lines(step: Step, detail: str = "short") -> list[str]:
+    """The text of a step at ``detail``: the summary (and a trial's branches)
+    or the teach explanation."""
+    if detail == "teach":
+        return step.explain("teach").splitlines()
+    lines = [step.summary()]
+    if step.branches:
+        lines += branch_lines(step)
+    return lines
+
+
+def body(step: Step, detail: str = "short") -> Text:
+    out = Text()
+    for i, line in enumerate(body_lines(step, detail)):
+        if i:
+            out.append("\n")
+        out.append_text(_style_line(line))
+    return out
+
+
+def render_step(number: int, step: Step, board: Board | None = None,
+                givens: Collection[int] | None = None, detail: str = "short",
+                total: int | None = None, grid: bool = True) -> RenderableType:
+    """One step: header, text, and (with ``board``, the position before the
+    step) the candidate grid with the pattern highlighted."""
+    parts: list[RenderableType] = [header(number, step, total), body(step, detail)]
+    if grid and board is not None:
+        parts.append(Text())
+        parts.append(grid_text(board, step, givens))
+        parts.append(legend(step))
+    return Group(*parts)
