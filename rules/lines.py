@@ -220,5 +220,6 @@ class MultipleLines(Rule):
                 f"so between them they take the {v}s of {kind}s {phrases.regions(geo, lines)}. "
                 f"In {phrases.plural('block', len(others))} {phrases.regions(geo, others)} the "
                 f"{v} must therefore go in {kind} "
-                f"{phrases.join_and([geo.region_name(r) for r in rest_regs], 'or')}: {v} leaves "
-                f"their cells in {kind}s {phrases.regions(geo, lines)}: {elim}.")
+                f"{phrases.join_and([geo.region_name(r) for r in rest_regs], 'or')}, so {v} "
+                f"leaves the cells of {phrases.regions(geo, others)} in {kind}s "
+                f"{phrases.regions(geo, lines)}: {elim}.")

@@ -120,7 +120,7 @@ def explain_command(
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
     """
-    from ..explain.core import ExplainError, walkthrough
+    from ..explain.core import ExplainError, UsageError, walkthrough
     from ..explain.position import Position, apply_moves, check_position, load_position
 
     h: Hierarchy = hierarchy_option(hierarchy)
@@ -137,6 +137,8 @@ def explain_command(
     try:
         solution = check_position(pos.board)
         board = apply_moves(pos.board, moves, solution) if moves else pos.board
+    except UsageError as e:
+        fail(str(e))
     except ExplainError as e:
         fail(f"{pos.where}: {e}", EXIT_NOT_OK)
 

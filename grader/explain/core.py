@@ -16,6 +16,10 @@ class ExplainError(ValueError):
     """A position that cannot be explained (invalid grid, bad pencil marks)."""
 
 
+class UsageError(ExplainError):
+    """An option that cannot be read (e.g. ``--moves`` syntax)."""
+
+
 @dataclass
 class Walkthrough:
     """The minimal-level strategy on one position, computed lazily.

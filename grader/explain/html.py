@@ -65,7 +65,7 @@ def _legend(step: Step) -> str:
 
 def _chain(step: Step) -> str:
     """A trial's branches as nested lists of sub-steps."""
-    from .trials import _assume
+    from .trials import _assume, branch_end
 
     parts = ['<ul class="branches">']
     many = len(step.branches) > 1
@@ -81,11 +81,8 @@ def _chain(step: Step) -> str:
                     parts.append(_chain(sub))
                 parts.append("</li>")
             parts.append("</ol>")
-        if b.conflict is not None:
-            parts.append(f'<div class="conflict">contradiction: {escape(b.conflict.reason)}, so '
-                         f'{escape(_assume(step, b))} is impossible</div>')
-        else:
-            parts.append('<div class="ok">no contradiction</div>')
+        cls = "ok" if b.conflict is None else "conflict"
+        parts.append(f'<div class="{cls}">{escape(branch_end(step, b))}</div>')
         parts.append("</li>")
     parts.append("</ul>")
     return "".join(parts)

@@ -34,8 +34,9 @@ def _code(text: str) -> str:
 
 
 def _escape(text: str) -> str:
-    """Escape the characters Markdown would read as markup in our sentences."""
-    for ch in ("\\", "*", "_", "[", "]", "<", ">", "#", "|"):
+    """Escape the characters Markdown would read as markup in our sentences
+    (``<-`` and ``=>`` are not markup: ``<`` starts a tag only before a letter)."""
+    for ch in ("\\", "*", "_", "[", "]", "`"):
         text = text.replace(ch, "\\" + ch)
     return text
 
@@ -47,7 +48,7 @@ def _item(lines: list[str], indent: int, marker: str, text: str) -> int:
 
 
 def _branches(lines: list[str], step: Step, indent: int) -> None:
-    from .trials import _assume
+    from .trials import _assume, branch_end
 
     many = len(step.branches) > 1
     for i, b in enumerate(step.branches, start=1):
@@ -57,10 +58,10 @@ def _branches(lines: list[str], step: Step, indent: int) -> None:
             sub_col = _item(lines, col, f"{k}.", _step_text(sub))
             if sub.branches:
                 _branches(lines, sub, sub_col)
+        end = branch_end(step, b)
         if b.conflict is not None:
-            _item(lines, col, "-", f"**contradiction**: {_escape(b.conflict.reason)}")
-        else:
-            _item(lines, col, "-", "no contradiction")
+            end = end.replace("contradiction:", "**contradiction**:", 1)
+        _item(lines, col, "-", _escape(end).replace("\\*\\*", "**"))
 
 
 def _step_text(step: Step) -> str:

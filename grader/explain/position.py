@@ -30,7 +30,7 @@ from pathlib import Path
 from ..board import Board
 from ..formats import EMPTY_SYMBOLS, FORMATS, InputError, Record, iter_text
 from ..geometry import SUPPORTED_SIZES, Geometry, default_box, geometry
-from .core import ExplainError
+from .core import ExplainError, UsageError
 
 INPUT_FORMATS = (*FORMATS, "pencil")
 #: n**3 lengths read as candidate strings in ``auto`` mode (64 = 4**3 is an
@@ -225,7 +225,11 @@ def read_text(arg: str) -> tuple[str, str]:
     if arg == "-":
         return sys.stdin.read(), "<stdin>"
     path = Path(arg)
-    if path.exists():
+    try:
+        exists = path.exists()
+    except OSError:  # e.g. a 729-character argument is too long for a file name
+        exists = False
+    if exists:
         try:
             return path.read_text(encoding="utf-8"), arg
         except UnicodeDecodeError as e:
@@ -287,7 +291,7 @@ def apply_moves(board: Board, moves: str, solution: tuple[int, ...] | None = Non
     for m in _MOVE.finditer(text):
         gap = text[pos:m.start()].strip(" ,;\t\n")
         if gap:
-            raise ExplainError(f"--moves: cannot read {gap!r} (write r1c5=9, (1, 5) <- 9 or "
+            raise UsageError(f"--moves: cannot read {gap!r} (write r1c5=9, (1, 5) <- 9 or "
                                f"r1c5!=9)")
         pos = m.end()
         count += 1
@@ -323,7 +327,7 @@ def apply_moves(board: Board, moves: str, solution: tuple[int, ...] | None = Non
         b.place(c, v)
     rest = text[pos:].strip(" ,;\t\n")
     if rest or (text and not count):
-        raise ExplainError(f"--moves: cannot read {rest or text!r} (write r1c5=9, (1, 5) <- 9 "
+        raise UsageError(f"--moves: cannot read {rest or text!r} (write r1c5=9, (1, 5) <- 9 "
                            f"or r1c5!=9)")
     return b
 

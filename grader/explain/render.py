@@ -46,7 +46,7 @@ def body_lines(step: Step, detail: str = "short") -> list[str]:
     """The text of a step at ``detail``: the summary (and a trial's branches)
     or the teach explanation."""
     if detail == "teach":
-        return step.explain("teach").splitlines()
+        return [step.summary(), *step.explain("teach").splitlines()]
     lines = [step.summary()]
     if step.branches:
         lines += branch_lines(step)
@@ -54,11 +54,15 @@ def body_lines(step: Step, detail: str = "short") -> list[str]:
 
 
 def body(step: Step, detail: str = "short") -> Text:
+    """The step's text; at ``teach`` depth the summary line comes first, in bold."""
     out = Text()
     for i, line in enumerate(body_lines(step, detail)):
         if i:
             out.append("\n")
-        out.append_text(_style_line(line))
+        if i == 0 and detail == "teach":
+            out.append(line, "bold")
+        else:
+            out.append_text(_style_line(line))
     return out
 
 

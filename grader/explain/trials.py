@@ -24,7 +24,6 @@ def _assume(step: Step, b: Branch) -> str:
 def branch_lines(step: Step, depth: int = 1) -> list[str]:
     """The branches of a trial as indented lines (sub-steps numbered; nested
     trials expanded).  Each line is prefixed by ``INDENT * depth``."""
-    geo = step.geo
     lines: list[str] = []
     pad = INDENT * depth
     many = len(step.branches) > 1
@@ -36,16 +35,18 @@ def branch_lines(step: Step, depth: int = 1) -> list[str]:
             lines.append(f"{inner}{k}. {sub.summary()}")
             if sub.branches:
                 lines.extend(branch_lines(sub, depth + (2 if many else 1)))
-        if b.conflict is not None:
-            lines.append(f"{inner}contradiction: {b.conflict.reason}, so "
-                         f"{_assume(step, b)} is impossible")
-        else:
-            reached = effects(geo, step.placements, step.eliminations)
-            if b.steps:
-                lines.append(f"{inner}no contradiction: this branch gives {reached}")
-            else:
-                lines.append(f"{inner}no contradiction: the assumption itself gives {reached}")
+        lines.append(inner + branch_end(step, b))
     return lines
+
+
+def branch_end(step: Step, b: Branch) -> str:
+    """How a branch ends: ``contradiction: ...`` or ``no contradiction: ...``."""
+    if b.conflict is not None:
+        return f"contradiction: {b.conflict.reason}, so {_assume(step, b)} is impossible"
+    reached = effects(step.geo, step.placements, step.eliminations)
+    if b.steps:
+        return f"no contradiction: this branch gives {reached}"
+    return f"no contradiction: the assumption itself gives {reached}"
 
 
 def _pivot_text(step: Step) -> str:

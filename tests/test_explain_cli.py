@@ -1,0 +1,216 @@
+"""The explain command: text, JSON, Markdown, hints, pencil-mark positions,
+moves, the non-terminal --step walk, and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import PUZZLES, book_figures
+from typer.testing import CliRunner
+
+from grader.board import Board
+from grader.cli.main import build_app
+from grader.explain.model import Explanation
+from grader.formats import parse_grid_token
+
+FIG = book_figures()
+FIG21 = FIG["fig2.1"]["puzzle"]
+runner = CliRunner()
+app = build_app()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, ["explain", *args], input=input)
+
+
+def candidate_string(board: Board) -> str:
+    geo = board.geo
+    out = []
+    for c in range(geo.ncells):
+        for v in range(1, geo.n + 1):
+            has = board.values[c] == v or (not board.values[c] and board.has(c, v))
+            out.append(geo.symbol(v) if has else ".")
+    return "".join(out)
+
+
+def pencil_rows(board: Board) -> str:
+    geo = board.geo
+    rows = []
+    for i in range(geo.n):
+        cells = []
+        for j in range(geo.n):
+            c = i * geo.n + j
+            v = board.values[c]
+            cells.append(geo.symbol(v) if v else "".join(geo.symbol(w)
+                                                         for w in board.candidates(c)))
+        rows.append(" ".join(f"{t:<9}" for t in cells).rstrip())
+    return "\n".join(rows)
+
+
+def test_text_prints_every_step_with_rule_level_reference_and_grid():
+    r = run(FIG21)
+    assert r.exit_code == 0, r.output
+    assert "Step 4 · single position · level 1 · rule 2.1" in r.output
+    assert "in row R8 (and column C6 and block B8), 3 can only go in (8, 6) => (8, 6) <- 3" \
+        in r.output
+    assert r.output.count("┏") == 52 + 1  # a grid per step, plus the start
+    assert "52 steps; level 1 (very easy); solved." in r.output
+
+
+def test_index_picks_a_grid_of_a_file():
+    r = run(str(PUZZLES / "book-figures.jsonl"), "--index", "4", "--no-grid")
+    assert r.exit_code == 0, r.output
+    assert "Step 1 · single candidate" in r.output  # fig2.3, the 4th record
+    assert "9 is the only candidate left in (1, 5)" in r.output
+    assert "┏" not in r.output
+
+
+def test_teach_detail():
+    r = run(FIG21, "--detail", "teach", "--no-grid")
+    assert "Look at row R8: 3 is not placed there yet." in r.output
+
+
+def test_json_is_the_documented_model():
+    r = run(FIG21, "-f", "json")
+    assert r.exit_code == 0, r.output
+    doc = Explanation.model_validate_json(r.output)
+    data = json.loads(r.output)
+    assert data["schema"] == "sudoku-grader/explain/1"
+    assert doc.solved and doc.level == 1 and doc.rating == "very easy"
+    assert len(doc.steps) == 52 and [s.number for s in doc.steps] == list(range(1, 53))
+    s4 = doc.steps[3]
+    assert s4.placements[0].cell == [8, 6] and s4.placements[0].value == 3
+    assert {"region": "C6", "role": "also"} in [x.model_dump() for x in s4.pattern.regions]
+    assert doc.final == FIG["fig2.1"]["solution"]
+    again = run(FIG21, "-f", "json")
+    assert again.output == r.output  # deterministic
+
+
+def test_markdown_for_forums():
+    r = run(FIG21, "-f", "markdown")
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert lines[0] == "# Sudoku explained"
+    assert "```text" in lines
+    step4 = next(ln for ln in lines if ln.startswith("4. "))
+    assert "**single position**" in step4 and "`(8, 6) <- 3`" in step4
+    assert "(level 1, rule 2.1)" in step4
+
+
+def test_markdown_nests_trial_branches():
+    r = run(FIG["fig4.5"]["puzzle"], "-f", "markdown", "--no-grid")
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    i = next(k for k, ln in enumerate(lines) if "**disjunctive construction**" in ln
+             or "**reductio ad absurdum**" in ln)
+    item = lines[i]
+    col = len(item) - len(item.lstrip()) + item.lstrip().index(" ") + 1
+    branch = lines[i + 1]
+    assert branch.startswith(" " * col + "- *") and "assume" in branch
+    assert any("**contradiction**" in ln for ln in lines[i:i + 60])
+
+
+def test_hint_vague_and_full():
+    r = run(FIG21, "--hint", "vague")
+    assert r.exit_code == 0
+    assert r.output.strip() == ("Try single position (rule 2.1, level 1): look at row R1: one "
+                                "value has a single possible cell there.")
+    r = run(FIG21, "--hint", "full")
+    assert "Step 1 · single position" in r.output
+    assert "Look at row R1" in r.output and "(1, 8) <- 3" in r.output
+    assert "Step 2" not in r.output
+
+
+def test_moves_then_hint_continues_from_there():
+    r = run(FIG21, "--moves", "r1c8=3, (2, 4) <- 4; r2c6=8", "--hint", "full", "--no-grid")
+    assert r.exit_code == 0, r.output
+    assert "(8, 6) <- 3" in r.output  # the book's step is next once the first three are made
+
+
+@pytest.mark.parametrize("moves,code,message", [
+    ("r1c8=1", 1, "is a mistake: the grid's solution has 3 there"),
+    ("r1c1=3", 1, "(1, 1) already holds 6"),
+    ("r1c3=6", 1, "cannot place 6 in (1, 3): 6 is already in (1, 1)"),
+    ("r10c1=1", 1, "no cell (10, 1)"),
+    ("place 3 at r1c8", 2, "cannot read"),
+])
+def test_bad_moves_are_named(moves, code, message):
+    r = run(FIG21, "--moves", moves)
+    assert r.exit_code == code
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_pencil_marks_as_candidate_string_and_grid(tmp_path):
+    # the book's marked figure 2.3, in both pencil-mark formats
+    g = parse_grid_token(FIG["fig2.3"]["puzzle"])
+    b = g.board()
+    cs = candidate_string(b)
+    assert len(cs) == 729
+    r1 = run(cs, "-f", "json")
+    assert r1.exit_code == 0, r1.output
+    doc = Explanation.model_validate_json(r1.output)
+    # a cell with one pencil mark is a placed value: (1, 5) is 9, and the book's
+    # exercise 4, (3, 4) <- 5, is the next single candidate
+    assert doc.candidates is not None and doc.candidates[4] == "9"
+    assert doc.steps[0].summary == "single candidate: 5 is the only candidate left in (3, 4) " \
+                                   "=> (3, 4) <- 5"
+    f = tmp_path / "marks.txt"
+    f.write_text(pencil_rows(b) + "\n", encoding="utf-8")
+    r2 = run(str(f), "-f", "json")
+    assert r2.exit_code == 0, r2.output
+    assert json.loads(r2.output)["steps"] == json.loads(r1.output)["steps"]
+
+
+def test_pencil_marks_are_the_position_not_the_givens(tmp_path):
+    """Remove a candidate by hand: the explanation starts from the marks."""
+    b = Board.from_string(FIG21)
+    b.cands[7] = 1 << 2  # (1, 8): only 3 left -> a placed value in a pencil-mark grid
+    r = run(candidate_string(b), "--hint", "vague")
+    assert r.exit_code == 0, r.output
+    assert "Try single position" in r.output and "row R1" not in r.output
+
+
+def test_pencil_marks_that_remove_the_solution_are_refused():
+    b = Board.from_string(FIG21)
+    b.eliminate(7, 3)  # (1, 8) is 3 in the solution
+    r = run(candidate_string(b))
+    assert r.exit_code == 1
+    assert "the pencil marks remove 3 from (1, 8), but the solution needs it there" in r.output
+
+
+def test_step_without_terminal_prints_steps_with_separators():
+    r = run(FIG21, "--step", "--no-grid")
+    assert r.exit_code == 0
+    assert r.output.count("═══ step ") == 52
+    assert "Look at row R1" in r.output  # teach is the default for --step
+    assert r.output.index("step 1 ═") < r.output.index("step 2 ═")
+
+
+@pytest.mark.parametrize("args,code,message", [
+    (["no-such-file.txt"], 2, "no-such-file.txt: no such file"),
+    (["1234"], 1, "malformed"),
+    (["." * 81], 1, "multiple-solutions"),
+    ([FIG21[:2] + "6" + FIG21[3:]], 1, "contradiction: 6 appears twice in row R1"),
+    ([str(PUZZLES / "book-figures.jsonl"), "--index", "99"], 2, "no grid number 99"),
+])
+def test_errors_are_clear(args, code, message):
+    r = run(*args)
+    assert r.exit_code == code, r.output
+    assert message in r.output
+    assert "Traceback" not in r.output
+
+
+def test_standard_input_and_max_level():
+    r = run("-", "--max-level", "1", "--no-grid", input=FIG["fig2.3"]["puzzle"] + "\n")
+    assert r.exit_code == 0, r.output
+    assert "single candidate" not in r.output
+    assert "stuck" in r.output  # single position alone cannot start Fig 2.3
+
+
+def test_help_documents_every_option():
+    r = runner.invoke(app, ["explain", "--help"])
+    for opt in ("--index", "--format", "--detail", "--step", "--hint", "--moves", "--grid",
+                "--output", "--max-level", "--input-format", "--box", "--hierarchy"):
+        assert opt in r.output

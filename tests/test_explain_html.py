@@ -1,0 +1,146 @@
+"""The HTML page: valid, self-contained, one SVG drawing per step (pattern
+highlighted), and it renders in headless Chromium (screenshot)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+from conftest import book_figures
+
+from grader.explain.core import walkthrough
+from grader.explain.html import render_html
+from grader.explain.style import CELL_ROLES
+from grader.explain.svg import grid_svg
+from grader.formats import parse_grid_token
+
+FIG = book_figures()
+SVG_NS = "{http://www.w3.org/2000/svg}"
+VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "embed", "source",
+        "track", "wbr"}
+
+
+class Checker(HTMLParser):
+    """Strict nesting check (every element closed in order; SVG elements
+    written self-closing are accepted)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.counts: dict[str, int] = {}
+        self.ids: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.counts[tag] = self.counts.get(tag, 0) + 1
+        for k, v in attrs:
+            if k == "id":
+                self.ids.append(v)
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.counts[tag] = self.counts.get(tag, 0) + 1
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"unexpected </{tag}> (open: {self.stack[-3:]})")
+        else:
+            self.stack.pop()
+
+
+def page(name: str) -> tuple[str, int]:
+    g = parse_grid_token(FIG[name]["puzzle"])
+    wt = walkthrough(g.board())
+    return render_html(wt), wt.ensure()
+
+
+@pytest.fixture(scope="module")
+def expert_page() -> tuple[str, int]:
+    return page("fig4.5")
+
+
+def test_page_is_valid_and_has_a_drawing_per_step(expert_page):
+    html, nsteps = expert_page
+    assert html.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    chk = Checker()
+    chk.feed(html)
+    chk.close()
+    assert not chk.errors and not chk.stack
+    assert chk.counts["li"] >= nsteps and chk.counts["svg"] == nsteps + 2  # + start, solution
+    assert len(chk.ids) == len(set(chk.ids))  # unique ids
+    for k in range(1, nsteps + 1):
+        assert f'id="step-{k}"' in html
+    # self-contained: no scripts, no external resources
+    assert "<script" not in html and "src=" not in html and "href=" not in html
+    # every drawing is well-formed XML
+    start = 0
+    for _ in range(nsteps + 2):
+        i = html.index("<svg", start)
+        j = html.index("</svg>", i) + len("</svg>")
+        root = ET.fromstring(html[i:j])
+        assert root.tag == SVG_NS + "svg"
+        start = j
+
+
+def test_trial_steps_show_branches(expert_page):
+    html, _ = expert_page
+    assert 'class="branches"' in html and 'class="conflict">contradiction:' in html
+    assert 'class="chain"' in html
+
+
+def test_step_drawing_highlights_pattern():
+    g = parse_grid_token(FIG["fig2.1"]["puzzle"])
+    wt = walkthrough(g.board())
+    board, step = wt.before(3), wt.step(3)
+    assert step is not None
+    svg = grid_svg(board, step, size_px=300, givens=wt.givens)
+    root = ET.fromstring(svg)
+    assert root.get("width") == "300"
+    fills = [r.get("fill") for r in root.iter(SVG_NS + "rect")]
+    assert fills.count(CELL_ROLES["target"].fill) == 1
+    assert fills.count(CELL_ROLES["excluder"].fill) == len(step.pattern.cells_with("excluder"))
+    circles = list(root.iter(SVG_NS + "circle"))
+    assert len(circles) == 1  # the value placed, (8, 6) <- 3, is circled
+    title = root.find(SVG_NS + "title")
+    assert title is not None and "(8, 6) <- 3" in (title.text or "")
+    # without a step: just the grid
+    plain = ET.fromstring(grid_svg(board))
+    assert not list(plain.iter(SVG_NS + "circle"))
+
+
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
+                             shutil.which("google-chrome")) if p), None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed "
+                                             "(apt-get install chromium) so the page is not "
+                                             "rendered; its validity is checked above")
+def test_page_renders_in_headless_chromium(tmp_path, expert_page):
+    html, _ = expert_page
+    f = tmp_path / "explain.html"
+    f.write_text(html, encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    proc = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}",
+         "--window-size=412,1600", f.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(data[16:20], "big")
+    height = int.from_bytes(data[20:24], "big")
+    assert (width, height) == (412, 1600)
+    assert len(data) > 20_000  # not a blank page
+    # the DOM Chromium builds has every drawing
+    dom = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+         f"--user-data-dir={tmp_path / 'profile2'}", "--dump-dom", f.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert dom.returncode == 0
+    assert dom.stdout.count("<svg") == html.count("<svg")
