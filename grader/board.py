@@ -29,14 +29,22 @@ class Contradiction(Exception):
 
 
 class Board:
-    """Values (0 for empty) and candidate masks, one per cell."""
+    """Values (0 for empty) and candidate masks, one per cell.
 
-    __slots__ = ("geo", "values", "cands")
+    ``solution`` is an optional hint set by the engine: the grid's solution,
+    known from the exact solver and consistent with the board.  Trials use it
+    only to skip assumptions that can never end in a contradiction; it never
+    decides a step.  :meth:`copy` does not carry it over, because a copy is
+    usually a trial branch that may no longer agree with it."""
 
-    def __init__(self, geo: Geometry, values: list[int], cands: list[int]) -> None:
+    __slots__ = ("geo", "values", "cands", "solution")
+
+    def __init__(self, geo: Geometry, values: list[int], cands: list[int],
+                 solution: tuple[int, ...] | None = None) -> None:
         self.geo = geo
         self.values = values
         self.cands = cands
+        self.solution = solution
 
     # -- construction --------------------------------------------------
     @classmethod
@@ -161,7 +169,30 @@ class Board:
         return None
 
     def contradiction(self) -> Contradiction | None:
-        """The first contradiction on the board, or None when it is consistent."""
+        """The first contradiction on the board, or None when it is consistent.
+
+        Checked in this order: a value placed twice in a region (regions in
+        order), an empty cell without candidate (cells in order), a value with
+        no place left in a region (regions in order, smallest value)."""
+        from . import native
+
+        if native.available():
+            hit = native.contradiction(self)
+            if hit is None:
+                return None
+            kind, a, b = hit
+            geo = self.geo
+            if kind == 0:
+                return Contradiction(f"cell {geo.cell_name(a)} has no candidate left", cells=(a,))
+            if kind == 1:
+                return Contradiction(
+                    f"{geo.symbol(b)} has no place left in {geo.region_long_name(a)}",
+                    region=a, value=b)
+            return self.conflicts()
+        return self.contradiction_python()
+
+    def contradiction_python(self) -> Contradiction | None:
+        """The pure-Python implementation of :meth:`contradiction`."""
         dup = self.conflicts()
         if dup is not None:
             return dup

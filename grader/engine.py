@@ -9,14 +9,15 @@ that itself includes trials, one depth at a time, up to the table's
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .board import Board
 from .hierarchy import Hierarchy, load_hierarchy
 from .plugins import rule_class
-from .propagate import SINGLES
+from .propagate import SINGLES, next_step_of
 from .rule import Rule, RuleContext
+from .solver import solve
 from .steps import Step
 
 
@@ -52,6 +53,9 @@ class Engine:
         self.base: tuple[Rule, ...] = tuple(
             cls(spec) for spec, cls in self._classes if cls.kind != "trial")
         self._depth_rules: dict[int, tuple[Rule, ...]] = {}
+        self._upto_cache: dict[tuple[int, int | None], tuple[Rule, ...]] = {}
+        has_trials = any(cls.kind == "trial" for _, cls in self._classes)
+        self._max_depth = int(self.options.get("max_depth", 1)) if has_trials else 1
 
     # -- rule sets -----------------------------------------------------
     def _propagation_for(self, spec_level: int, inner: tuple[Rule, ...]) -> tuple[Rule, ...]:
@@ -80,29 +84,61 @@ class Engine:
         self._depth_rules[depth] = result
         return result
 
+    def _upto(self, depth: int, max_level: int | None) -> tuple[Rule, ...]:
+        key = (depth, max_level)
+        got = self._upto_cache.get(key)
+        if got is None:
+            got = tuple(r for r in self.rules(depth) if max_level is None or r.level <= max_level)
+            self._upto_cache[key] = got
+        return got
+
     @property
     def max_depth(self) -> int:
-        has_trials = any(cls.kind == "trial" for _, cls in self._classes)
-        return int(self.options.get("max_depth", 1)) if has_trials else 1
+        return self._max_depth
 
     # -- the strategy --------------------------------------------------
     def next_step(self, board: Board, max_level: int | None = None) -> Step | None:
         """The step the minimal-level strategy applies next, or None when stuck."""
-        for depth in range(1, self.max_depth + 1):
-            for rule in self.rules(depth):
-                if max_level is not None and rule.level > max_level:
-                    break
-                if depth > 1 and rule.kind != "trial":
+        rules = self._upto(1, max_level)
+        step = next_step_of(board, rules)
+        if step is not None:
+            return step
+        for depth in range(2, self.max_depth + 1):
+            for rule in self._upto(depth, max_level):
+                if rule.kind != "trial":
                     continue
                 for step in rule.find(board):
                     if board.progress(step):
                         return step
         return None
 
+    def attach_solution(self, board: Board, solution: Sequence[int] | None = None) -> None:
+        """Give ``board`` its solution as a hint for trials (see
+        :attr:`Board.solution`), computing it with the exact solver when not
+        given.  Nothing is attached unless the solution is unique and agrees
+        with every value and candidate on the board."""
+        if board.solution is not None:
+            return
+        if solution is None:
+            if not any(r.kind == "trial" for r in self.rules(1)):
+                return
+            res = solve(board.geo, board.values, limit=2)
+            if res.count != 1 or res.solution is None:
+                return
+            solution = res.solution
+        for c, v in enumerate(solution):
+            if board.values[c]:
+                if board.values[c] != v:
+                    return
+            elif not board.cands[c] >> (v - 1) & 1:
+                return
+        board.solution = tuple(solution)
+
     def steps(self, board: Board, max_level: int | None = None,
               solution: list[int] | None = None) -> Iterator[Step]:
         """Apply and yield steps until the grid is solved or nothing applies
         (mutates ``board``)."""
+        self.attach_solution(board, solution)
         while not board.is_solved():
             step = self.next_step(board, max_level)
             if step is None:
@@ -113,9 +149,14 @@ class Engine:
             yield step
 
     def solve(self, board: Board, max_level: int | None = None,
-              solution: list[int] | None = None) -> Trace:
-        """Run the strategy on a copy of ``board``."""
-        work = board.copy()
+              solution: list[int] | None = None, copy: bool = True) -> Trace:
+        """Run the strategy on a copy of ``board`` (on ``board`` itself when
+        ``copy`` is False)."""
+        if copy:
+            work = board.copy()
+            work.solution = board.solution
+        else:
+            work = board
         trace = Trace()
         for step in self.steps(work, max_level, solution):
             trace.steps.append(step)

@@ -33,7 +33,7 @@ from .board import Board
 from .engine import Engine, Trace
 from .formats import Grid, Record
 from .hierarchy import Hierarchy
-from .geometry import Geometry
+from .geometry import SYMBOLS, Geometry
 from .solver import SolveResult, solve
 from .steps import Step
 
@@ -104,14 +104,14 @@ class Grader:
         self.hierarchy = self.engine.hierarchy
         self.check = check
         self.solver: Solver = solver or solve
+        self._order = {spec.code: i for i, spec in enumerate(self.hierarchy.ordered())}
 
     def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
-        board = Board.from_values(grid.geo, grid.values)
-        dup = board.conflicts()
-        if dup is not None:
-            return "contradiction", dup.reason, None
         res = self.solver(grid.geo, grid.values, 2)
         if res.count == 0:
+            dup = Board.from_values(grid.geo, grid.values).conflicts()
+            if dup is not None:
+                return "contradiction", dup.reason, None
             return "no-solution", "the givens admit no solution", None
         if res.count > 1:
             return "multiple-solutions", "the grid has more than one solution", res.solution
@@ -119,8 +119,10 @@ class Grader:
 
     def trace(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Trace:
         board = Board.from_values(grid.geo, grid.values)
+        if solution is not None:
+            board.solution = tuple(solution)  # from the exact solver: unique, consistent
         return self.engine.solve(board, solution=list(solution) if solution and self.check
-                                 else None)
+                                 else None, copy=False)
 
     def grade_grid(self, grid: Grid, index: int = 1, line: int | None = None) -> GradeResult:
         t0 = time.perf_counter()
@@ -141,15 +143,11 @@ class Grader:
         if trace.steps:
             top = max(trace.steps, key=lambda s: (s.level, s.depth))
             hardest = top.rule
-        geo_syms = None
         sol_str = None
         if solution is not None:
-            n = base["size"]
-            from .geometry import SYMBOLS
-
-            geo_syms = SYMBOLS[:n]
-            sol_str = "".join(geo_syms[v - 1] for v in solution)
-        order = {spec.code: i for i, spec in enumerate(self.hierarchy.ordered())}
+            syms = SYMBOLS
+            sol_str = "".join([syms[v - 1] for v in solution])
+        order = self._order
         techniques = dict(sorted(counts.items(), key=lambda kv: order.get(kv[0], 99)))
         if not trace.solved:
             return GradeResult(

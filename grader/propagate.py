@@ -15,12 +15,47 @@ left in a region, or a value placed twice in a region.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
+from . import native
 from .board import Board
 from .rule import Rule
 from .steps import Conflict, Step
 
 SINGLES = ("single-position", "single-candidate")
+
+
+@lru_cache(maxsize=256)
+def _native_descs(rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    """Positions and native descriptions of the non-trial rules the
+    accelerator knows."""
+    idx: list[int] = []
+    descs: list[tuple[int, int, int]] = []
+    for i, r in enumerate(rules):
+        if r.kind == "trial":
+            continue
+        d = r.native()
+        if d is not None:
+            idx.append(i)
+            descs.append(d)  # type: ignore[arg-type]
+    return tuple(idx), tuple(descs)
+
+
+def plan(board: Board, rules: tuple[Rule, ...]) -> tuple[list[int], bool]:
+    """Which rules to try, in order, to find the next step: the accelerator
+    tells which of the rules it knows is the first that can make progress,
+    so the others need not search.  Rules it does not know are always tried.
+    Returns (positions, pruned); when ``pruned`` is False every rule is listed."""
+    everything = list(range(len(rules)))
+    if not native.available():
+        return everything, False
+    idx, descs = _native_descs(rules)
+    if not descs:
+        return everything, False
+    f = native.first_progress(board, descs)
+    first = idx[f] if f >= 0 else -1
+    known = set(idx)
+    return [i for i in everything if i not in known or i == first], True
 
 
 def has_fast_singles(rules: Sequence[Rule]) -> bool:
@@ -154,6 +189,34 @@ def fixpoint(board: Board, rules: Sequence[Rule]) -> Conflict | None:
             return None
 
 
+@lru_cache(maxsize=256)
+def _tail(rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
+    return rules[1:]
+
+
+def next_step_of(board: Board, rules: tuple[Rule, ...]) -> Step | None:
+    """The first step, in the order of ``rules``, that makes progress."""
+    if not rules:
+        return None
+    # the first rule is tried directly: it is the one that applies most often
+    for step in rules[0].find(board):
+        if board.progress(step):
+            return step
+    rest = _tail(rules)
+    order, pruned = plan(board, rest)
+    rules = rest
+    for i in order:
+        for step in rules[i].find(board):
+            if board.progress(step):
+                return step
+    if pruned:  # pragma: no cover - the accelerator and the rules disagree
+        for rule in rules:
+            for step in rule.find(board):
+                if board.progress(step):
+                    return step
+    return None
+
+
 def record_chain(board: Board, rules: Sequence[Rule],
                  stop: Callable[[Board], bool] | None = None,
                  limit: int = 10_000) -> tuple[list[Step], Conflict | None]:
@@ -162,23 +225,16 @@ def record_chain(board: Board, rules: Sequence[Rule],
     Stops at the first contradiction, when ``stop(board)`` holds, or at the
     fixpoint."""
     steps: list[Step] = []
-    ordered = sorted(rules, key=lambda r: r.level)
+    ordered = tuple(sorted(rules, key=lambda r: r.level))
     while len(steps) < limit:
         c = board.contradiction()
         if c is not None:
             return steps, Conflict(c.reason, c.cells, c.region, c.value)
         if stop is not None and stop(board):
             return steps, None
-        for rule in ordered:
-            applied = False
-            for step in rule.find(board):
-                if board.progress(step):
-                    board.apply(step)
-                    steps.append(step)
-                    applied = True
-                    break
-            if applied:
-                break
-        else:
+        step = next_step_of(board, ordered)
+        if step is None:
             return steps, None
+        board.apply(step)
+        steps.append(step)
     return steps, None

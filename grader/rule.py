@@ -71,6 +71,11 @@ class Rule:
         """The reason part of the one-line summary (before ``=>``)."""
         return "the pattern"
 
+    def native(self) -> tuple[Any, ...] | None:
+        """How the C accelerator runs this rule inside trial propagation, or
+        None when it cannot (third-party rules: the pure-Python path is used)."""
+        return None
+
     # -- helpers -------------------------------------------------------
     def make(self, board: Board, placements: Sequence[tuple[int, int]] = (),
              eliminations: Sequence[tuple[int, int]] = (),

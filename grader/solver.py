@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from . import native
 from .geometry import Geometry
 
 
@@ -102,6 +103,16 @@ def solve(geo: Geometry, values: Sequence[int], limit: int = 2,
 
     ``max_nodes`` bounds the search (``count`` is then a lower bound and
     ``nodes`` exceeds it)."""
+    fast = native.solve(geo, values, limit, max_nodes)
+    if fast is not None:
+        count, sols, nodes = fast
+        return SolveResult(count, tuple(tuple(s) for s in sols), nodes, limit)
+    return solve_python(geo, values, limit, max_nodes)
+
+
+def solve_python(geo: Geometry, values: Sequence[int], limit: int = 2,
+                 max_nodes: int | None = None) -> SolveResult:
+    """The pure-Python implementation of :func:`solve`."""
     init = _initial(geo, values)
     if init is None:
         return SolveResult(0, (), 0, limit)

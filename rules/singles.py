@@ -14,7 +14,15 @@ def _excluders(board: Board, value: int, cells: list[int]) -> tuple[int, ...]:
     """For each cell of ``cells``, a placed peer holding ``value`` (the cell
     that excludes it), deduplicated, in cell order."""
     peer_sets = board.geo.peer_sets
-    placed = [p for p, x in enumerate(board.values) if x == value]  # ascending
+    vals = board.values
+    placed: list[int] = []  # cells holding value, ascending
+    p = -1
+    try:
+        while True:
+            p = vals.index(value, p + 1)
+            placed.append(p)
+    except ValueError:
+        pass
     out: set[int] = set()
     for c in cells:
         ps = peer_sets[c]

@@ -18,19 +18,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from grader import native
 from grader.board import Board
 from grader.propagate import SINGLES, fixpoint, record_chain
 from grader.rule import Rule
 from grader.steps import Branch, Pattern, Step
 
 
-def _phases(rules: Sequence[Rule]) -> list[tuple[Rule, ...]]:
-    """Prefixes of growing strength: singles, non-trial rules, everything."""
+def _phases(rules: Sequence[Rule], depth: int) -> list[tuple[Rule, ...]]:
+    """Propagation sets of growing strength.
+
+    At depth 1: the singles, then every rule handed over (levels 1-12).  At
+    depth 2 and more only the full set (plain rules and the inner trials):
+    the weaker sets were already tried, and failed, at the depth below."""
     ordered = tuple(sorted(rules, key=lambda r: r.level))
+    if depth > 1:
+        return [ordered]
     singles = tuple(r for r in ordered if r.family in SINGLES)
-    plain = tuple(r for r in ordered if r.kind != "trial")
     out: list[tuple[Rule, ...]] = []
-    for phase in (singles, plain, ordered):
+    for phase in (singles, ordered):
         if phase and (not out or len(phase) > len(out[-1])):
             out.append(phase)
     return out
@@ -55,6 +61,14 @@ def _record_branch(board: Board, cell: int, value: int, rules: Sequence[Rule],
     return Branch(cell=cell, value=value, steps=tuple(steps), conflict=conflict)
 
 
+def _hint(board: Board) -> tuple[int, ...] | None:
+    """The solution the engine attached to ``board`` (see
+    :meth:`grader.engine.Engine.attach_solution`): an assumption that agrees
+    with it can never end in a contradiction, so trials skip it.  It only
+    saves work; the steps found are the same without it."""
+    return board.solution
+
+
 class _Trial(Rule):
     kind = "trial"
 
@@ -62,13 +76,17 @@ class _Trial(Rule):
     def depth(self) -> int:
         return self.context.depth
 
+    def native(self) -> tuple[str, int, int]:
+        kind = "disj" if self.family == "disjunctive-construction" else "reductio"
+        return (kind, self.depth, int(self.context.options.get("max_alternatives", 2)))
+
 
 class ReductioAdAbsurdum(_Trial):
     """Assume ``(i, j) <- v`` and propagate; a contradiction proves
     ``(i, j) != v``.
 
-    Order: by propagation phase (see module doc), then candidates in cell
-    order, values ascending."""
+    Order: by propagation phase (see :func:`_phases`), then candidates in
+    cell order, values ascending."""
 
     family = "reductio"
     default_name = "reductio ad absurdum"
@@ -76,27 +94,48 @@ class ReductioAdAbsurdum(_Trial):
 
     def find(self, board: Board) -> Iterator[Step]:
         done: set[tuple[int, int]] = set()
-        vals, cands = board.values, board.cands
-        for rules in _phases(self.context.propagation):
-            for cell in range(board.geo.ncells):
-                if vals[cell]:
+        for rules in _phases(self.context.propagation, self.depth):
+            for cell, v in self._contradictions(board, rules):
+                if (cell, v) in done:
                     continue
-                m = cands[cell]
-                while m:
-                    bit = m & -m
-                    m ^= bit
-                    v = bit.bit_length()
-                    if (cell, v) in done:
-                        continue
-                    trial = board.copy()
-                    trial.place(cell, v)
-                    if fixpoint(trial, rules) is not None:
-                        done.add((cell, v))
-                        branch = _record_branch(board, cell, v, rules, None)
-                        yield self.make(
-                            board, eliminations=((cell, v),),
-                            pattern=Pattern(cells=((cell, "pivot"),), values=(v,)),
-                            branches=(branch,), depth=self.depth)
+                done.add((cell, v))
+                branch = _record_branch(board, cell, v, rules, None)
+                if branch.conflict is None:  # pragma: no cover - the two paths disagree
+                    raise RuntimeError(
+                        f"reductio: the replay of {board.geo.cell_name(cell)} <- {v} found no "
+                        "contradiction; please report this grid")
+                yield self.make(
+                    board, eliminations=((cell, v),),
+                    pattern=Pattern(cells=((cell, "pivot"),), values=(v,)),
+                    branches=(branch,), depth=self.depth)
+
+    def _contradictions(self, board: Board, rules: Sequence[Rule]) -> Iterator[tuple[int, int]]:
+        """Assumptions that end in a contradiction, in cell and value order."""
+        hint = _hint(board)
+        prog = native.program(rules)
+        if prog is not None:
+            start = 0
+            while True:
+                hit = prog.reductio_first(board, hint, start)
+                if hit is None:
+                    return
+                yield hit
+                start = hit[0] * 64 + hit[1] + 1
+        vals, cands = board.values, board.cands
+        for cell in range(board.geo.ncells):
+            if vals[cell]:
+                continue
+            m = cands[cell]
+            while m:
+                bit = m & -m
+                m ^= bit
+                v = bit.bit_length()
+                if hint is not None and hint[cell] == v:
+                    continue
+                trial = board.copy()
+                trial.place(cell, v)
+                if fixpoint(trial, rules) is not None:
+                    yield cell, v
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -111,8 +150,9 @@ class DisjunctiveConstruction(_Trial):
     """Choose a pivot with few alternatives (a cell with two candidates, or a
     value with two positions in a region; up to ``max_alternatives``), follow
     every alternative, and keep what all the branches that do not end in a
-    contradiction agree on.  One conclusion per step: the first common
-    placement in cell order, else the first common elimination.
+    contradiction agree on.  One conclusion per step: when every alternative
+    but one ends in a contradiction, that alternative; otherwise the first
+    common placement in cell order, else the first common elimination.
 
     Order: by propagation phase, then by number of alternatives, then cells
     (cell order) before regions (R, C, B), values ascending."""
@@ -149,46 +189,10 @@ class DisjunctiveConstruction(_Trial):
         return [(kind, where, alts) for _, _, kind, where, alts in out]
 
     def find(self, board: Board) -> Iterator[Step]:
-        pivots = self._pivots(board)
         done: set[tuple[str, int, int]] = set()
-        vals, cands = board.values, board.cands
-        geo = board.geo
-        for rules in _phases(self.context.propagation):
-            for kind, where, alts in pivots:
-                survivors: list[Board] = []
-                for cell, v in alts:
-                    trial = board.copy()
-                    trial.place(cell, v)
-                    if fixpoint(trial, rules) is None:
-                        survivors.append(trial)
-                target: tuple[str, int, int] | None = None
-                if not survivors:
-                    # every alternative is impossible: the position is contradictory,
-                    # so anything follows; report the first alternative as excluded.
-                    target = ("elim", alts[0][0], alts[0][1])
-                else:
-                    for c in range(geo.ncells):
-                        if vals[c]:
-                            continue
-                        v = survivors[0].values[c]
-                        if v and all(s.values[c] == v for s in survivors[1:]):
-                            target = ("place", c, v)
-                            break
-                    if target is None:
-                        for c in range(geo.ncells):
-                            m = cands[c]
-                            if not m:
-                                continue
-                            for s in survivors:
-                                m &= ~s.cands[c]
-                                if s.values[c]:
-                                    m &= ~(1 << (s.values[c] - 1))
-                                if not m:
-                                    break
-                            if m:
-                                target = ("elim", c, (m & -m).bit_length())
-                                break
-                if target is None or target in done:
+        for rules in _phases(self.context.propagation, self.depth):
+            for kind, where, alts, target in self._conclusions(board, rules):
+                if target in done:
                     continue
                 done.add(target)
                 branches = tuple(_record_branch(board, c, v, rules, target) for c, v in alts)
@@ -203,6 +207,71 @@ class DisjunctiveConstruction(_Trial):
                     placements=((tc, tv),) if target[0] == "place" else (),
                     eliminations=((tc, tv),) if target[0] == "elim" else (),
                     pattern=pattern, branches=branches, depth=self.depth)
+
+    def _conclusions(self, board: Board, rules: Sequence[Rule],
+                     ) -> Iterator[tuple[str, int, tuple[tuple[int, int], ...],
+                                         tuple[str, int, int]]]:
+        """(pivot kind, cell or region, alternatives, conclusion) for each
+        pivot, in pivot order, whose branches agree on something."""
+        hint = _hint(board)
+        prog = native.program(rules)
+        if prog is not None:
+            max_alt = int(self.context.options.get("max_alternatives", 2))
+            start = 0
+            while True:
+                hit = prog.disjunction_first(board, hint, max_alt, start)
+                if hit is None:
+                    return
+                idx, kind, cell, value, region, alts = hit
+                yield (("cell", alts[0][0], tuple(alts), (kind, cell, value)) if region < 0
+                       else ("region", region, tuple(alts), (kind, cell, value)))
+                start = idx + 1
+        pivots = self._pivots(board)
+        vals, cands = board.values, board.cands
+        geo = board.geo
+        for idx, (_, _, alts) in enumerate(pivots):
+            survivors: list[Board] = []
+            alive: list[int] = []
+            for i, (cell, v) in enumerate(alts):
+                trial = board.copy()
+                trial.place(cell, v)
+                if fixpoint(trial, rules) is None:
+                    survivors.append(trial)
+                    alive.append(i)
+            target: tuple[str, int, int] | None = None
+            if not survivors:
+                # every alternative is impossible: the position is contradictory,
+                # so anything follows; report the first alternative as excluded.
+                target = ("elim", alts[0][0], alts[0][1])
+            elif len(survivors) == 1:
+                # every other alternative ends in a contradiction: the survivor holds
+                cell, v = alts[alive[0]]
+                target = ("place", cell, v)
+            else:
+                for c in range(geo.ncells):
+                    if vals[c]:
+                        continue
+                    v = survivors[0].values[c]
+                    if v and all(s.values[c] == v for s in survivors[1:]):
+                        target = ("place", c, v)
+                        break
+                if target is None:
+                    for c in range(geo.ncells):
+                        m = cands[c]
+                        if not m:
+                            continue
+                        for s in survivors:
+                            m &= ~s.cands[c]
+                            if s.values[c]:
+                                m &= ~(1 << (s.values[c] - 1))
+                            if not m:
+                                break
+                        if m:
+                            target = ("elim", c, (m & -m).bit_length())
+                            break
+            if target is not None:
+                kind, where, _ = pivots[idx]
+                yield kind, where, alts, target
 
     @staticmethod
     def summarize(step: Step) -> str:
