@@ -199,7 +199,8 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
             console.print(grid_text(wt.start, None, wt.givens))
             console.print()
         for number, board, step in wt:
-            console.print(render_step(number, step, board if grid else None, wt.givens, detail))
+            console.print(render_step(number, step, board if grid else None, wt.givens, detail),
+                          soft_wrap=not console.is_terminal)
             if grid:
                 console.print()
         console.print(Text(facts(wt).sentence(), style="bold"))
@@ -237,4 +238,5 @@ def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
     if level == "vague":
         out.print(vague_hint(step), markup=False)
         return
-    out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail))
+    out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail),
+              soft_wrap=not out.is_terminal)

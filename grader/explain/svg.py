@@ -8,7 +8,7 @@ marked grids).  With a step, the pattern is highlighted by role (see
 and the candidates it removes are struck out in red.
 
 >>> from grader.board import Board
->>> svg = grid_svg(Board.from_string("1..." * 4))
+>>> svg = grid_svg(Board.from_string("3.2....1....42.."))
 >>> svg.startswith("<svg")
 True
 """

@@ -65,7 +65,8 @@ def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = 
             console.print(Text("[b] back   [q] or [Enter] quit", style="dim"))
         else:
             shown = max(shown, i + 1)
-            console.print(render_step(i + 1, step, wt.before(i), wt.givens, detail, total, grid))
+            console.print(render_step(i + 1, step, wt.before(i), wt.givens, detail, total, grid),
+                          soft_wrap=False)
             console.print(Text(PROMPT, style="dim"))
         key = read_key()
         if key in QUIT:
@@ -84,7 +85,8 @@ def print_all(wt: Walkthrough, console: Console, detail: str = "teach",
     count = 0
     for number, board, step in wt:
         console.print(Rule(f"step {number}", characters="═"))
-        console.print(render_step(number, step, board, wt.givens, detail, None, grid))
+        console.print(render_step(number, step, board, wt.givens, detail, None, grid),
+                      soft_wrap=not console.is_terminal)
         count += 1
     console.print(Rule("end", characters="═"))
     console.print(facts(wt).sentence())
