@@ -222,7 +222,7 @@ def detect_format(lines: list[str]) -> str:
             return "csv"
     compact = first.translate(_BOX_CHARS)
     if not compact:  # a separator line: look further
-        rows = [ln for ln in content if ln.strip().translate(_BOX_CHARS)]
+        rows = [ln.strip() for ln in content if ln.strip().translate(_BOX_CHARS)]
         return "block" if rows and _valid_side(len(rows[0].translate(_BOX_CHARS))) else "line"
     k = len(compact)
     if _valid_side(k) and all(ch in _GRID_CHARS for ch in compact):
@@ -411,8 +411,11 @@ def iter_text(stream: TextIO, source: str, fmt: str = "auto",
 
 def looks_like_grid_argument(arg: str) -> bool:
     """Whether a command-line argument is a grid rather than a file name."""
-    if Path(arg).exists():
-        return False
+    try:
+        if Path(arg).exists():
+            return False
+    except OSError:  # e.g. a 16x16 grid is longer than a file name may be
+        pass
     tok = [t for t in _SPLIT.split(arg.strip()) if t]
     if _nt_token(tok) is not None:
         return True

@@ -1,0 +1,154 @@
+"""Shared fixtures and helpers for the test suite.
+
+* ``slow`` marker: tests that take seconds; skipped unless ``--runslow``.
+* Helpers to build candidate states (pencil marks) at any size, to name
+  cells in the book's 1-based notation, and to run the CLI in-process.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pytest
+
+from grader.board import Board
+from grader.geometry import Geometry, geometry
+from grader.hierarchy import default_hierarchy
+from grader.plugins import rule_class
+from grader.rule import Rule
+from grader.steps import Step
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+PUZZLES = ROOT / "puzzles"
+
+
+# -- the slow marker ----------------------------------------------------------
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--runslow", action="store_true", default=False,
+                     help="also run the tests marked slow")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes seconds; run only with --runslow")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+# -- data ---------------------------------------------------------------------
+def load_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+
+
+def book_figures() -> dict[str, dict]:
+    return {d["name"]: d for d in load_jsonl(PUZZLES / "book-figures.jsonl")}
+
+
+def book_calibration() -> list[dict]:
+    return load_jsonl(PUZZLES / "book-calibration.jsonl")
+
+
+# -- cells and boards ---------------------------------------------------------
+def cell(geo: Geometry, r: int, c: int) -> int:
+    """Cell index of the book's (r, c), 1-based."""
+    return (r - 1) * geo.n + (c - 1)
+
+
+def rc(geo: Geometry, index: int) -> tuple[int, int]:
+    """The book's (r, c), 1-based, of a cell index."""
+    return geo.cell_row[index] + 1, geo.cell_col[index] + 1
+
+
+def mask(*values: int) -> int:
+    m = 0
+    for v in values:
+        m |= 1 << (v - 1)
+    return m
+
+
+def marks(geo: Geometry, spec: Mapping[tuple[int, int], Iterable[int]],
+          values: Mapping[tuple[int, int], int] | None = None,
+          default: Iterable[int] | None = None) -> Board:
+    """A candidate state: every cell of ``spec`` ((r, c) 1-based -> values)
+    gets exactly those candidates, every other empty cell ``default`` (all
+    values when None), and ``values`` are placed cells.  Nothing is
+    propagated: the state is exactly what the test says."""
+    full = geo.full if default is None else mask(*default)
+    cands = [full] * geo.ncells
+    vals = [0] * geo.ncells
+    for (r, c), vs in spec.items():
+        cands[cell(geo, r, c)] = mask(*vs)
+    for (r, c), v in (values or {}).items():
+        vals[cell(geo, r, c)] = v
+    return Board.from_candidates(geo, cands, vals)
+
+
+def without(geo: Geometry, value: int, cells: Iterable[tuple[int, int]],
+            board: Board | None = None) -> Board:
+    """``board`` (default: everything possible) with ``value`` removed from ``cells``."""
+    b = board.copy() if board is not None else marks(geo, {})
+    for r, c in cells:
+        b.eliminate(cell(geo, r, c), value)
+    return b
+
+
+def snapshot(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(board.values), tuple(board.cands)
+
+
+def make_rule(code: str, **params: object) -> Rule:
+    """The rule of the default hierarchy with this code (its level and
+    parameters), optionally with other parameters."""
+    spec = default_hierarchy().spec(code)
+    if params:
+        spec = spec.model_copy(update={"params": {**spec.params, **params}})
+    return rule_class(spec.plugin)(spec)
+
+
+def find_all(rule: Rule, board: Board) -> list[Step]:
+    """Every step ``rule`` finds, checking that finding leaves the board alone
+    and is deterministic."""
+    before = snapshot(board)
+    steps = list(rule.find(board))
+    assert snapshot(board) == before, f"{rule!r}.find mutated the board"
+    again = list(rule.find(board))
+    assert again == steps, f"{rule!r}.find is not deterministic"
+    return steps
+
+
+def effects(step: Step, geo: Geometry) -> tuple[list, list]:
+    """Placements and eliminations as sorted ((r, c), v) lists."""
+    pl = sorted((rc(geo, c), v) for c, v in step.placements)
+    el = sorted((rc(geo, c), v) for c, v in step.eliminations)
+    return pl, el
+
+
+def cells_rc(geo: Geometry, cells: Iterable[int]) -> list[tuple[int, int]]:
+    return sorted(rc(geo, c) for c in cells)
+
+
+G9 = geometry(3, 3)
+G4 = geometry(2, 2)
+G6 = geometry(2, 3)
+G6T = geometry(3, 2)
+G16 = geometry(4, 4)
+
+
+@pytest.fixture(scope="session")
+def figures() -> dict[str, dict]:
+    return book_figures()
+
+
+@pytest.fixture(scope="session")
+def calibration() -> list[dict]:
+    return book_calibration()
