@@ -132,8 +132,12 @@ def merge(base: Hierarchy, data: dict[str, Any]) -> dict[str, Any]:
     merged = base.model_dump()
     rows = {r["code"]: r for r in merged["rules"]}
     order = [r["code"] for r in merged["rules"]]
+    if not isinstance(data.get("rules", []), list):
+        raise HierarchyError("rules: expected a list of [[rules]] tables")
+    if not isinstance(data.get("trials", {}), dict):
+        raise HierarchyError("trials: expected a [trials] table")
     for r in data.get("rules", []):
-        if not isinstance(r, dict) or "code" not in r:
+        if not isinstance(r, dict) or not isinstance(r.get("code"), str):
             raise HierarchyError("every [[rules]] row needs a code")
         if r.get("remove"):
             rows.pop(r["code"], None)
@@ -146,8 +150,8 @@ def merge(base: Hierarchy, data: dict[str, Any]) -> dict[str, Any]:
             rows[r["code"]] = r
             order.append(r["code"])
     merged["rules"] = [rows[c] for c in order]
-    for key in ("ratings", "name"):
-        if key in data:
+    for key in data:
+        if key not in ("rules", "trials"):  # ratings, name; unknown keys fail validation
             merged[key] = data[key]
     if "trials" in data:
         merged["trials"] = {**merged["trials"], **data["trials"]}
@@ -167,6 +171,10 @@ def load_hierarchy(path: str | Path | None = None) -> Hierarchy:
                 raise HierarchyError(f"{p}: extends must be \"default\", got {ext!r}")
             return Hierarchy.model_validate(merge(default_hierarchy(), data))
         return Hierarchy.model_validate(data)
+    except HierarchyError as e:
+        if str(e).startswith(str(p)):
+            raise
+        raise HierarchyError(f"{p}: {e}") from e
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(x) for x in first["loc"])

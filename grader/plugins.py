@@ -17,21 +17,32 @@ class PluginError(LookupError):
     """A plugin that is missing or not a rule."""
 
 
+#: Plugins that failed to load at the last discovery: name -> why.
+broken: dict[str, str] = {}
+
+
 def discover() -> dict[str, type[Rule]]:
     """Every rule class registered in the entry-point group, by entry-point name.
 
-    Names are sorted, so discovery order never depends on installation order."""
+    Names are sorted, so discovery order never depends on installation order.
+    A plugin that fails to load (or is not a rule) is left out and its error
+    kept in :data:`broken`: it must not hide the others; asking for it by
+    name (:func:`rule_class`) raises that error."""
     found: dict[str, type[Rule]] = {}
+    broken.clear()
     for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
         if ep.name in found:
             continue
         try:
             obj = ep.load()
         except Exception as e:  # a broken third-party plugin must not hide the others
-            raise PluginError(f"rule plugin {ep.name!r} ({ep.value}) failed to load: {e}") from e
+            broken[ep.name] = f"rule plugin {ep.name!r} ({ep.value}) failed to load: {e}"
+            continue
         if not (isinstance(obj, type) and issubclass(obj, Rule)):
-            raise PluginError(f"rule plugin {ep.name!r} ({ep.value}) is not a Rule subclass")
+            broken[ep.name] = f"rule plugin {ep.name!r} ({ep.value}) is not a Rule subclass"
+            continue
         found[ep.name] = obj
+        broken.pop(ep.name, None)
     return found
 
 
@@ -50,6 +61,8 @@ def rule_class(name: str) -> type[Rule]:
     table = plugins()
     if name not in table:
         table = plugins(refresh=True)
+    if name not in table and name in broken:
+        raise PluginError(broken[name])
     if name not in table:
         known = ", ".join(sorted(table)) or "none"
         raise PluginError(f"no rule plugin named {name!r} in group {GROUP} (known: {known})")

@@ -8,6 +8,7 @@ from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..geometry import parse_box
 from ..hierarchy import Hierarchy, HierarchyError, load_hierarchy
@@ -22,7 +23,7 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """Print ``message`` on standard error and exit with ``code``."""
-    err.print(f"[bold red]error:[/] {message}", markup=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", markup=True)
     raise typer.Exit(code)
 
 
