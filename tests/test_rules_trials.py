@@ -176,7 +176,6 @@ def test_disjunctive_construction_is_enough_on_a_top1465_grid() -> None:
     assert (r.verdict, r.level, r.depth, r.hardest) == ("ok", 13, 1, "disjunctive-construction")
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("line", [77, 187])
 def test_more_top1465_reductio_grids(line: int) -> None:
     r = Grader(check=True).grade_grid(parse_grid_token(top1465(line)))
@@ -234,6 +233,16 @@ def test_trials_nest_when_one_level_of_trials_is_not_enough(tmp_path: Path) -> N
             replay(board, s)
             break
         board.apply(s)
+
+
+def test_nesting_with_the_books_table_on_a_forum_hardest_grid() -> None:
+    """The first grid of the forum's 'hardest' list (HardestDatabase110626)
+    needs trials inside trials with the default table: depth 2, level 14."""
+    line = (DATA / "formats" / "hodoku-py_HardestDatabase110626.txt").read_text().splitlines()[2]
+    grid = parse_grid_token(line.split(",")[0])
+    r = Grader(check=True).grade_grid(grid)
+    assert (r.verdict, r.level, r.rating, r.depth) == ("ok", 14, "expert", 2)
+    assert r.message is None
 
 
 def test_a_grid_the_trials_cannot_finish_is_not_reported_solved(tmp_path: Path) -> None:

@@ -111,12 +111,8 @@ def top1465_sample() -> list[tuple[int, str]]:
     return out
 
 
-SLOW_TOP = {77, 187}  # several seconds each (reductio on many candidates)
-
-
 @pytest.mark.parametrize(("line", "puzzle"), [
-    pytest.param(ln, p, marks=[pytest.mark.slow] if ln in SLOW_TOP else [], id=f"top1465-{ln}")
-    for ln, p in top1465_sample()])
+    pytest.param(ln, p, id=f"top1465-{ln}") for ln, p in top1465_sample()])
 def test_top1465_sample_sound(grader: Grader, line: int, puzzle: str) -> None:
     r = grader.grade_grid(parse_grid_token(puzzle))
     assert r.verdict == "ok" and r.level is not None and r.level >= 3
