@@ -119,7 +119,7 @@ def engine_solver(name: str) -> Any:
         eng = engines.get_engine(name)
     except Exception as e:  # noqa: BLE001 - any failure is reported to the user
         raise EngineUnavailable(f"engine {name!r}: {e}") from e
-    solver = getattr(eng, "solve", eng)
+    solver = eng if callable(eng) else getattr(eng, "solve", None)
     if not callable(solver):
         raise EngineUnavailable(f"engine {name!r} has no solve function")
     return solver
@@ -267,6 +267,7 @@ def _worker_main(conn: Connection, cfg: GradeConfig) -> None:
             conn.send(("fatal", f"{type(e).__name__}: {e}"))
         return
     try:
+        conn.send(("ready", os.getpid()))
         while True:
             task = conn.recv()
             if task is None:
@@ -287,6 +288,7 @@ class _Worker:
     queue: deque[Task] = field(default_factory=deque)
     started: float = 0.0
     answered: bool = False
+    ready: bool = False
 
 
 class ProcessPool:
@@ -350,7 +352,7 @@ class ProcessPool:
         self._forget(w)
         with contextlib.suppress(OSError):
             w.conn.close()
-        if not w.answered:
+        if not w.answered and not kill:
             self.failures += 1
             if self.failures >= 3:
                 raise WorkerFailed("the worker processes die as soon as they start "
@@ -371,8 +373,9 @@ class ProcessPool:
             return []
         now = time.monotonic()
         wait_for: float | None = None if block else 0.0
-        if self.timeout is not None:
-            nearest = min(w.started + self.timeout for w in busy) - now
+        timed = [w for w in busy if w.ready]
+        if self.timeout is not None and timed:
+            nearest = min(w.started + self.timeout for w in timed) - now
             wait_for = max(0.0, nearest) if wait_for is None else min(wait_for, max(0.0, nearest))
         ready = {id(key.data) for key, _ in self.selector.select(wait_for)}
         out: list[Result] = []
@@ -382,8 +385,14 @@ class ProcessPool:
                 try:
                     while w.queue and w.conn.poll():
                         msg = w.conn.recv()
-                        if isinstance(msg, tuple) and msg and msg[0] == "fatal":
-                            raise WorkerFailed(f"a worker could not start: {msg[1]}")
+                        if isinstance(msg, tuple):
+                            if msg[0] == "fatal":
+                                raise WorkerFailed(f"a worker could not start: {msg[1]}")
+                            w.ready = True  # ("ready", pid): the clock starts now
+                            w.answered = True
+                            self.failures = 0
+                            w.started = time.monotonic()
+                            continue
                         w.queue.popleft()
                         out.append(msg)
                         w.answered = True
@@ -400,9 +409,9 @@ class ProcessPool:
                 out.append(special_result(task, "error",
                                           f"the worker process died ({how}) on this grid",
                                           time.monotonic() - w.started, self.cfg.with_solution))
-                self._replace(w, kill=True)
+                self._replace(w, kill=False)
                 continue
-            if (self.timeout is not None and w.queue
+            if (self.timeout is not None and w.queue and w.ready
                     and time.monotonic() - w.started >= self.timeout):
                 task = w.queue.popleft()
                 out.append(special_result(task, "timeout",

@@ -77,7 +77,7 @@ class DaskPool:
             self.client = Client(self.cluster)
         else:
             try:
-                self.client = Client(address, timeout="20s")
+                self.client = Client(address, timeout="10s")
             except OSError as e:
                 raise OSError(f"cannot reach the Dask scheduler at {address}: {e}") from e
         threads = sum(self.client.nthreads().values()) or jobs
