@@ -24,6 +24,9 @@ typedef uint64_t M;
 #define MAXC (MAXN * MAXN)
 #define MAXRULES 32
 
+/* work counters, read by stats() (for benchmarks) */
+static unsigned long long n_fix, n_closure[8], n_trial_pass;
+
 static inline int popc(M x) { return __builtin_popcountll(x); }
 static inline int lowv(M x) { return __builtin_ctzll(x) + 1; } /* value of lowest bit */
 
@@ -121,11 +124,40 @@ static PyObject *py_geometry(PyObject *self, PyObject *args) {
 typedef struct {
     uint8_t v[MAXC];
     M c[MAXC];
-} State; /* only the first nc entries are used; copied with st_copy */
+    /* What changed since the rules last looked: regions (rows, columns,
+       blocks) and values.  Rules only search where something changed, which
+       is exact because every rule's premise lies inside the regions (or the
+       value) it is searched by. */
+    uint8_t dirty[3 * MAXN];
+    M dv;
+} State; /* only the first nc entries of v and c are used; see st_copy */
 
+/* copy values and candidates; the copy starts with nothing marked as changed */
 static inline void st_copy(const Geo *g, State *dst, const State *src) {
     memcpy(dst->v, src->v, g->nc);
     memcpy(dst->c, src->c, sizeof(M) * g->nc);
+    memset(dst->dirty, 0, g->nr);
+    dst->dv = 0;
+}
+
+static inline void st_all_dirty(const Geo *g, State *st) {
+    memset(st->dirty, 1, g->nr);
+    st->dv = g->full;
+}
+
+static inline void mark(const Geo *g, State *st, int c, M bits) {
+    const short *cr = g->creg + c * 3;
+    st->dirty[cr[0]] = st->dirty[cr[1]] = st->dirty[cr[2]] = 1;
+    st->dv |= bits;
+}
+
+/* remove the candidates `bits` from cell c; returns how many were there */
+static inline int elim(const Geo *g, State *st, int c, M bits) {
+    M x = st->c[c] & bits;
+    if (!x) return 0;
+    st->c[c] &= ~bits;
+    mark(g, st, c, x);
+    return popc(x);
 }
 
 static int load_state(const Geo *g, PyObject *vals, PyObject *cands, State *st) {
@@ -146,6 +178,7 @@ static int load_state(const Geo *g, PyObject *vals, PyObject *cands, State *st) 
         st->c[i] = (M)m;
     }
     Py_DECREF(fv); Py_DECREF(fc);
+    st_all_dirty(g, st);
     return 0;
 }
 
@@ -178,18 +211,23 @@ static PyObject *dump_state(const Geo *g, const State *st) {
 
 static inline void place(const Geo *g, State *st, int cell, int val) {
     M bit = (M)1 << (val - 1);
+    mark(g, st, cell, st->c[cell] | bit);
     st->v[cell] = val;
     st->c[cell] = 0;
     const short *pp = g->peers + cell * g->np;
-    for (int i = 0; i < g->np; i++) st->c[pp[i]] &= ~bit;
+    for (int i = 0; i < g->np; i++) elim(g, st, pp[i], bit);
 }
 
-static int singles(const Geo *g, State *st) {
+/* Naked and hidden singles to a fixpoint; 1 on a contradiction.  Hidden
+   singles are looked for in the regions marked as changed (all of them when
+   `full`); every change is marked for the other rules. */
+static int singles(const Geo *g, State *st, int full) {
     int nc = g->nc, n = g->n, np = g->np;
     short stack[2 * MAXC + 8]; /* a cell is pushed at most twice */
     char dirty[3 * MAXN];
     int sp = 0;
-    memset(dirty, 1, g->nr);
+    if (full) memset(dirty, 1, g->nr);
+    else memcpy(dirty, st->dirty, g->nr);
     for (int c = 0; c < nc; c++)
         if (!st->v[c] && !(st->c[c] & (st->c[c] - 1))) stack[sp++] = c;
     for (;;) {
@@ -200,6 +238,7 @@ static int singles(const Geo *g, State *st) {
             if (!m) return 1;
             st->v[c] = lowv(m);
             st->c[c] = 0;
+            mark(g, st, c, m);
             const short *cr = g->creg + c * 3;
             dirty[cr[0]] = dirty[cr[1]] = dirty[cr[2]] = 1;
             const short *pp = g->peers + c * np;
@@ -209,6 +248,7 @@ static int singles(const Geo *g, State *st) {
                 if (pm & m) {
                     pm ^= m;
                     st->c[p] = pm;
+                    mark(g, st, p, m);
                     if (!(pm & (pm - 1))) {
                         if (!pm) return 1;
                         stack[sp++] = p;
@@ -246,6 +286,7 @@ static int singles(const Geo *g, State *st) {
                 for (int j = 0; j < n; j++) {
                     int c = cells[j];
                     if (st->c[c] & bit) {
+                        if (st->c[c] != bit) mark(g, st, c, st->c[c] & ~bit);
                         st->c[c] = bit;
                         stack[sp++] = c;
                         found = 1;
@@ -272,71 +313,101 @@ typedef struct {
     int has_disj, has_red, max_alt;
 } Rules;
 
-static int r_lines(const Geo *g, State *st) {
-    int n = g->n, cnt = 0;
+/* Candidate lines, both directions, for the blocks and lines marked in D.
+   Works on segments, the cells a line shares with a block: rs[r][s] is the
+   union of the candidates of row r in the s-th block of its band, cs[c][t]
+   of column c in the t-th block of its stack.  (Segments are read once;
+   eliminations made meanwhile only make them larger than the truth, which
+   can hide a deduction until the next round, never produce a wrong one.) */
+static int r_lines(const Geo *g, State *st, const uint8_t *D) {
+    int n = g->n, a = g->a, b = g->b, cnt = 0;
+    int pb = g->per_band; /* blocks across a band (= segments of a row) */
+    int nb = g->nbands;   /* blocks down a stack (= segments of a column) */
+    M rs[MAXN][MAXN], cs[MAXN][MAXN];
+    for (int r = 0; r < n; r++)
+        for (int s = 0; s < pb; s++) {
+            M m = 0;
+            for (int j = 0; j < b; j++) m |= st->c[r * n + s * b + j];
+            rs[r][s] = m;
+        }
+    for (int c = 0; c < n; c++)
+        for (int t = 0; t < nb; t++) {
+            M m = 0;
+            for (int i = 0; i < a; i++) m |= st->c[(t * a + i) * n + c];
+            cs[c][t] = m;
+        }
+    /* pointing: block k, value confined to one row (column) of the block */
     for (int k = 0; k < n; k++) {
-        const short *bc = g->reg[2 * n + k];
-        M uni = 0;
-        for (int i = 0; i < n; i++) uni |= st->c[bc[i]];
-        while (uni) {
-            M bit = uni & (~uni + 1);
-            uni ^= bit;
-            int row = -1, col = -1, rs = 1, cs = 1;
-            for (int i = 0; i < n; i++) {
-                int c = bc[i];
-                if (st->c[c] & bit) {
-                    if (row < 0) { row = g->crow[c]; col = g->ccol[c]; }
-                    else {
-                        if (g->crow[c] != row) rs = 0;
-                        if (g->ccol[c] != col) cs = 0;
-                    }
-                }
+        if (!D[2 * n + k]) continue;
+        int band = k / pb, s = k % pb, r0 = band * a, c0 = s * b;
+        M once = 0, twice = 0;
+        for (int i = 0; i < a; i++) { M m = rs[r0 + i][s]; twice |= once & m; once |= m; }
+        M one_row = once & ~twice;
+        once = twice = 0;
+        for (int j = 0; j < b; j++) { M m = cs[c0 + j][band]; twice |= once & m; once |= m; }
+        M one_col = once & ~twice;
+        while (one_row) {
+            M bit = one_row & (~one_row + 1);
+            one_row ^= bit;
+            int r = r0;
+            while (!(rs[r][s] & bit)) r++;
+            for (int s2 = 0; s2 < pb; s2++) {
+                if (s2 == s || !(rs[r][s2] & bit)) continue;
+                for (int j = 0; j < b; j++) cnt += elim(g, st, r * n + s2 * b + j, bit);
             }
-            if (row < 0) continue;
-            if (rs) {
-                const short *lc = g->reg[row];
-                for (int j = 0; j < n; j++) {
-                    int c = lc[j];
-                    if (g->cblk[c] != k && (st->c[c] & bit)) { st->c[c] &= ~bit; cnt++; }
-                }
-            }
-            if (cs) {
-                const short *lc = g->reg[n + col];
-                for (int j = 0; j < n; j++) {
-                    int c = lc[j];
-                    if (g->cblk[c] != k && (st->c[c] & bit)) { st->c[c] &= ~bit; cnt++; }
-                }
+        }
+        while (one_col) {
+            M bit = one_col & (~one_col + 1);
+            one_col ^= bit;
+            int c = c0;
+            while (!(cs[c][band] & bit)) c++;
+            for (int t2 = 0; t2 < nb; t2++) {
+                if (t2 == band || !(cs[c][t2] & bit)) continue;
+                for (int i = 0; i < a; i++) cnt += elim(g, st, (t2 * a + i) * n + c, bit);
             }
         }
     }
-    for (int l = 0; l < 2 * n; l++) {
-        const short *lc = g->reg[l];
-        M uni = 0;
-        for (int i = 0; i < n; i++) uni |= st->c[lc[i]];
-        while (uni) {
-            M bit = uni & (~uni + 1);
-            uni ^= bit;
-            int blk = -1, same = 1;
-            for (int i = 0; i < n; i++) {
-                int c = lc[i];
-                if (st->c[c] & bit) {
-                    if (blk < 0) blk = g->cblk[c];
-                    else if (g->cblk[c] != blk) { same = 0; break; }
-                }
+    /* claiming: line, value confined to one block */
+    for (int r = 0; r < n; r++) {
+        if (!D[r]) continue;
+        M once = 0, twice = 0;
+        for (int s = 0; s < pb; s++) { M m = rs[r][s]; twice |= once & m; once |= m; }
+        M one = once & ~twice;
+        while (one) {
+            M bit = one & (~one + 1);
+            one ^= bit;
+            int s = 0;
+            while (!(rs[r][s] & bit)) s++;
+            int r0 = (r / a) * a;
+            for (int i = 0; i < a; i++) {
+                if (r0 + i == r) continue;
+                for (int j = 0; j < b; j++) cnt += elim(g, st, (r0 + i) * n + s * b + j, bit);
             }
-            if (blk < 0 || !same) continue;
-            const short *bc = g->reg[2 * n + blk];
-            for (int j = 0; j < n; j++) {
-                int c = bc[j];
-                int on_line = (l < n) ? (g->crow[c] == l) : (g->ccol[c] == l - n);
-                if (!on_line && (st->c[c] & bit)) { st->c[c] &= ~bit; cnt++; }
+        }
+    }
+    for (int c = 0; c < n; c++) {
+        if (!D[n + c]) continue;
+        M once = 0, twice = 0;
+        for (int t = 0; t < nb; t++) { M m = cs[c][t]; twice |= once & m; once |= m; }
+        M one = once & ~twice;
+        while (one) {
+            M bit = one & (~one + 1);
+            one ^= bit;
+            int t = 0;
+            while (!(cs[c][t] & bit)) t++;
+            int c0 = (c / b) * b;
+            for (int j = 0; j < b; j++) {
+                if (c0 + j == c) continue;
+                for (int i = 0; i < a; i++) cnt += elim(g, st, (t * a + i) * n + c0 + j, bit);
             }
         }
     }
     return cnt;
 }
 
-static int r_multi(const Geo *g, State *st) {
+/* Multiple lines, for the bands and stacks with a block marked in D and the
+   values in dv. */
+static int r_multi(const Geo *g, State *st, const uint8_t *D, M dv) {
     int n = g->n, cnt = 0;
     for (int orient = 0; orient < 2; orient++) {
         int ngroups = orient == 0 ? g->nbands : g->per_band;
@@ -344,16 +415,33 @@ static int r_multi(const Geo *g, State *st) {
         if (nblk < 3) continue;
         for (int gi = 0; gi < ngroups; gi++) {
             const short *group = orient == 0 ? g->band[gi] : g->stack[gi];
+            int touched = 0;
+            for (int i = 0; i < nblk; i++) touched |= D[2 * n + group[i]];
+            if (!touched) continue;
+            /* seg[i][t]: candidates of block group[i] on its t-th line of the group */
+            M seg[MAXN][MAXN];
+            int nl = orient == 0 ? g->a : g->b, line0[MAXN];
+            for (int i = 0; i < nblk; i++) {
+                const short *bc = g->reg[2 * n + group[i]];
+                int base = orient == 0 ? g->crow[bc[0]] : g->ccol[bc[0]];
+                line0[i] = base;
+                for (int t = 0; t < nl; t++) seg[i][t] = 0;
+                for (int j = 0; j < n; j++) {
+                    int c = bc[j];
+                    seg[i][(orient == 0 ? g->crow[c] : g->ccol[c]) - base] |= st->c[c];
+                }
+            }
+            M present = 0;
+            for (int i = 0; i < nblk; i++)
+                for (int t = 0; t < nl; t++) present |= seg[i][t];
             for (int v = 1; v <= n; v++) {
                 M bit = (M)1 << (v - 1);
+                if (!(dv & bit) || !(present & bit)) continue;
                 M lines_in[MAXN];
                 for (int i = 0; i < nblk; i++) {
                     M m = 0;
-                    const short *bc = g->reg[2 * n + group[i]];
-                    for (int j = 0; j < n; j++) {
-                        int c = bc[j];
-                        if (st->c[c] & bit) m |= (M)1 << (orient == 0 ? g->crow[c] : g->ccol[c]);
-                    }
+                    for (int t = 0; t < nl; t++)
+                        if (seg[i][t] & bit) m |= (M)1 << (line0[i] + t);
                     lines_in[i] = m;
                 }
                 for (int size = 2; size < nblk; size++) {
@@ -373,7 +461,7 @@ static int r_multi(const Geo *g, State *st) {
                             for (int j = 0; j < n; j++) {
                                 int c = bc[j];
                                 int line = orient == 0 ? g->crow[c] : g->ccol[c];
-                                if ((st->c[c] & bit) && (uni >> line & 1)) { st->c[c] &= ~bit; cnt++; }
+                                if (uni >> line & 1) cnt += elim(g, st, c, bit);
                             }
                         }
                     }
@@ -429,29 +517,7 @@ static int cb_naked_direct(void *ctx, const int *idx, int k, M uni) {
     int cnt = 0;
     for (int i = 0; i < r->p; i++) {
         if (inset >> i & 1) continue;
-        int c = r->empties[i];
-        M x = r->st->c[c] & uni;
-        if (x) { r->st->c[c] &= ~uni; cnt += popc(x); }
-    }
-    return cnt;
-}
-
-/* naked set through its hidden dual: idx are values (h of them) whose positions
-   union `cellmask` has exactly h cells; the naked cells are the others */
-static int cb_naked_dual(void *ctx, const int *idx, int h, M cellmask) {
-    RegionCtx *r = ctx;
-    M hidden_vals = 0;
-    for (int i = 0; i < h; i++) hidden_vals |= (M)1 << (r->values[idx[i]] - 1);
-    M uni = 0;
-    for (int i = 0; i < r->p; i++)
-        if (!(cellmask >> i & 1)) uni |= r->st->c[r->empties[i]];
-    if ((uni & hidden_vals) || popc(uni) != r->k) return 0;
-    int cnt = 0;
-    for (int i = 0; i < r->p; i++) {
-        if (!(cellmask >> i & 1)) continue;
-        int c = r->empties[i];
-        M x = r->st->c[c] & uni;
-        if (x) { r->st->c[c] &= ~uni; cnt += popc(x); }
+        cnt += elim(r->g, r->st, r->empties[i], uni);
     }
     return cnt;
 }
@@ -462,31 +528,8 @@ static int cb_hidden_direct(void *ctx, const int *idx, int k, M cellmask) {
     M vm = 0;
     for (int i = 0; i < k; i++) vm |= (M)1 << (r->values[idx[i]] - 1);
     int cnt = 0;
-    for (int i = 0; i < r->p; i++) {
-        if (!(cellmask >> i & 1)) continue;
-        int c = r->empties[i];
-        M x = r->st->c[c] & ~vm;
-        if (x) { r->st->c[c] &= vm; cnt += popc(x); }
-    }
-    return cnt;
-}
-
-/* hidden set through its naked dual: idx are h cells whose union `uni` has h values */
-static int cb_hidden_dual(void *ctx, const int *idx, int h, M uni) {
-    RegionCtx *r = ctx;
-    M naked = 0;
-    for (int i = 0; i < h; i++) naked |= (M)1 << idx[i];
-    M allv = 0;
-    for (int i = 0; i < r->nvals; i++) allv |= (M)1 << (r->values[i] - 1);
-    M vm = allv & ~uni;
-    if (popc(vm) != r->k) return 0;
-    int cnt = 0;
-    for (int i = 0; i < r->p; i++) {
-        if (naked >> i & 1) continue;
-        int c = r->empties[i];
-        M x = r->st->c[c] & ~vm;
-        if (x) { r->st->c[c] &= vm; cnt += popc(x); }
-    }
+    for (int i = 0; i < r->p; i++)
+        if (cellmask >> i & 1) cnt += elim(r->g, r->st, r->empties[i], ~vm);
     return cnt;
 }
 
@@ -510,34 +553,48 @@ static void region_state(const Geo *g, State *st, int reg, RegionCtx *r, M *pos)
     }
 }
 
-static int r_subsets(const Geo *g, State *st, int hidden, int kmin, int kmax) {
-    int n = g->n, cnt = 0;
-    int hi = kmax > 0 ? kmax : n - 1;
-    for (int k = kmin; k <= hi; k++) {
-        for (int reg = 0; reg < g->nr; reg++) {
-            RegionCtx r;
-            M pos[MAXN], cm[MAXN];
-            region_state(g, st, reg, &r, pos);
-            if (k >= r.p) continue;
-            r.k = k;
-            for (int i = 0; i < r.p; i++) cm[i] = st->c[r.empties[i]];
+/* Naked and hidden subsets of the sizes in nsz / hsz (bit k: size k), in the
+   regions marked in D.  A naked set of size k among p unsolved cells is the
+   hidden set of size p - k of the same region (the book's duality), so each
+   partition is searched once, through the smaller of the two. */
+static int r_subsets(const Geo *g, State *st, const uint8_t *D, M nsz, M hsz) {
+    int cnt = 0;
+    for (int reg = 0; reg < g->nr; reg++) {
+        if (!D[reg]) continue;
+        RegionCtx r;
+        M pos[MAXN], cm[MAXN];
+        region_state(g, st, reg, &r, pos);
+        int p = r.p;
+        for (int i = 0; i < p; i++) cm[i] = st->c[r.empties[i]];
+        for (int k = 2; 2 * k <= p; k++) { /* size 1 is the singles' business */
+            int naked_k = (nsz >> k & 1) || (hsz >> (p - k) & 1);  /* naked k, or its dual */
+            int hidden_k = (hsz >> k & 1) || (nsz >> (p - k) & 1); /* hidden k, or its dual */
+            if (!naked_k && !hidden_k) continue;
             SubsetSearch s;
             s.ctx = &r;
-            if (!hidden) {
-                if (2 * k <= r.p) {
-                    s.masks = cm; s.m = r.p; s.k = k; s.cb = cb_naked_direct;
-                } else {
-                    s.masks = pos; s.m = r.nvals; s.k = r.p - k; s.cb = cb_naked_dual;
-                }
-            } else {
-                if (2 * k <= r.p) {
-                    s.masks = pos; s.m = r.nvals; s.k = k; s.cb = cb_hidden_direct;
-                } else {
-                    s.masks = cm; s.m = r.p; s.k = r.p - k; s.cb = cb_hidden_dual;
+            s.k = k;
+            if (naked_k) {
+                r.k = k;
+                s.masks = cm; s.m = p; s.cb = cb_naked_direct;
+                int got = subset_rec(&s, 0, 0, 0);
+                if (got) { /* refresh what the eliminations changed */
+                    cnt += got;
+                    region_state(g, st, reg, &r, pos);
+                    for (int i = 0; i < p; i++) cm[i] = st->c[r.empties[i]];
                 }
             }
-            if (s.k <= 0 || s.k > s.m) continue;
-            cnt += subset_rec(&s, 0, 0, 0);
+            if (hidden_k) {
+                r.k = k;
+                s.masks = pos; s.m = r.nvals; s.cb = cb_hidden_direct;
+                if (s.k <= s.m) {
+                    int got = subset_rec(&s, 0, 0, 0);
+                    if (got) {
+                        cnt += got;
+                        region_state(g, st, reg, &r, pos);
+                        for (int i = 0; i < p; i++) cm[i] = st->c[r.empties[i]];
+                    }
+                }
+            }
         }
     }
     return cnt;
@@ -562,29 +619,40 @@ static int cb_fish(void *ctx, const int *idx, int k, M cover) {
         for (int i = 0; i < n; i++) {
             if (base >> i & 1) continue;
             int c = f->base_kind == 0 ? i * n + j : j * n + i;
-            if (f->st->c[c] & f->bit) { f->st->c[c] &= ~f->bit; cnt++; }
+            cnt += elim(g, f->st, c, f->bit);
         }
     }
     return cnt;
 }
 
-static int r_fish(const Geo *g, State *st, int k) {
+static int r_fish(const Geo *g, State *st, int k, M dv) {
     int n = g->n, cnt = 0;
+    /* rowpos[v][i]: columns of row i where v is possible; colpos[v][j]: rows */
+    M rowpos[MAXN][MAXN], colpos[MAXN][MAXN];
+    for (int v = 0; v < n; v++)
+        for (int i = 0; i < n; i++) rowpos[v][i] = colpos[v][i] = 0;
+    for (int c = 0; c < g->nc; c++) {
+        M m = st->c[c] & dv;
+        int i = g->crow[c], j = g->ccol[c];
+        while (m) {
+            int v = lowv(m) - 1;
+            m &= m - 1;
+            rowpos[v][i] |= (M)1 << j;
+            colpos[v][j] |= (M)1 << i;
+        }
+    }
     for (int v = 1; v <= n; v++) {
         M bit = (M)1 << (v - 1);
+        if (!(dv & bit)) continue;
         for (int kind = 0; kind < 2; kind++) {
             FishCtx f;
             M masks[MAXN];
             int m = 0;
             f.g = g; f.st = st; f.base_kind = kind; f.bit = bit;
+            const M *pos = kind == 0 ? rowpos[v - 1] : colpos[v - 1];
             for (int i = 0; i < n; i++) {
-                M mm = 0;
-                for (int j = 0; j < n; j++) {
-                    int c = kind == 0 ? i * n + j : j * n + i;
-                    if (st->c[c] & bit) mm |= (M)1 << j;
-                }
-                int cc = popc(mm);
-                if (cc >= 2 && cc <= k) { f.lines[m] = i; masks[m++] = mm; }
+                int cc = popc(pos[i]);
+                if (cc >= 2 && cc <= k) { f.lines[m] = i; masks[m++] = pos[i]; }
             }
             if (m < k) continue;
             SubsetSearch s;
@@ -595,24 +663,83 @@ static int r_fish(const Geo *g, State *st, int k) {
     return cnt;
 }
 
-static int apply_rule(const Geo *g, State *st, const RuleDesc *r) {
+/* Sizes (bit k) of naked and hidden subsets asked for by the rules of P. */
+static void subset_sizes(const Geo *g, const Rules *P, M *nsz, M *hsz) {
+    *nsz = *hsz = 0;
+    for (int i = 0; i < P->nr; i++) {
+        const RuleDesc *r = &P->r[i];
+        if (r->fam != FAM_NAKED && r->fam != FAM_HIDDEN) continue;
+        int hi = r->p2 > 0 ? r->p2 : g->n - 1;
+        for (int k = r->p1; k <= hi && k < 64; k++) {
+            if (r->fam == FAM_NAKED) *nsz |= (M)1 << k;
+            else *hsz |= (M)1 << k;
+        }
+    }
+}
+
+static int apply_rule(const Geo *g, State *st, const RuleDesc *r, const uint8_t *D, M dv) {
     switch (r->fam) {
-    case FAM_LINES: return r_lines(g, st);
-    case FAM_MULTI: return r_multi(g, st);
-    case FAM_NAKED: return r_subsets(g, st, 0, r->p1, r->p2);
-    case FAM_HIDDEN: return r_subsets(g, st, 1, r->p1, r->p2);
-    case FAM_FISH: return r_fish(g, st, r->p1);
+    case FAM_LINES: return r_lines(g, st, D);
+    case FAM_MULTI: return r_multi(g, st, D, dv);
+    case FAM_FISH: return r_fish(g, st, r->p1, dv);
+    case FAM_NAKED:
+        return r_subsets(g, st, D, (M)((r->p2 > 0 ? ((M)2 << r->p2) - 1 : ~(M)0) & ~(((M)1 << r->p1) - 1)), 0);
+    case FAM_HIDDEN:
+        return r_subsets(g, st, D, 0, (M)((r->p2 > 0 ? ((M)2 << r->p2) - 1 : ~(M)0) & ~(((M)1 << r->p1) - 1)));
     }
     return 0; /* singles are run by fix() itself */
 }
 
-/* fixpoint of singles + the elimination rules of P. 1 on contradiction. */
+/* Fixpoint of singles and the elimination rules of P; 1 on a contradiction.
+   Every rule keeps what changed since it last looked, and searches only
+   there.  Cheaper rules come first and a change sends the search back to the
+   singles, so the costly rules run only on positions the cheap ones cannot
+   move (the fixpoint is the same in any order). */
 static int fix(const Geo *g, State *st, const Rules *P) {
+    n_fix++;
+    int nr = g->nr;
+    M nsz, hsz;
+    subset_sizes(g, P, &nsz, &hsz);
+    /* the rules to run: subsets of every size are one search */
+    const RuleDesc *run[MAXRULES];
+    int nrun = 0, subsets_at = -1;
+    for (int i = 0; i < P->nr; i++) {
+        const RuleDesc *r = &P->r[i];
+        if (r->fam == FAM_NAKED || r->fam == FAM_HIDDEN) {
+            if (subsets_at >= 0) continue;
+            subsets_at = nrun;
+        }
+        if (r->fam == FAM_SINGLES) continue;
+        run[nrun++] = r;
+    }
+    uint8_t pend[MAXRULES][3 * MAXN];
+    M pendv[MAXRULES];
+    for (int i = 0; i < nrun; i++) { memset(pend[i], 0, nr); pendv[i] = 0; }
     for (;;) {
-        if (singles(g, st)) return 1;
+        if (singles(g, st, 0)) return 1;
+        /* hand what changed to every rule */
+        int anyd = st->dv != 0;
+        for (int j = 0; j < nr && !anyd; j++) anyd = st->dirty[j];
+        if (anyd) {
+            for (int i = 0; i < nrun; i++) {
+                for (int j = 0; j < nr; j++) pend[i][j] |= st->dirty[j];
+                pendv[i] |= st->dv;
+            }
+            memset(st->dirty, 0, nr);
+            st->dv = 0;
+        }
         int changed = 0;
-        for (int i = 0; i < P->nr; i++) {
-            if (apply_rule(g, st, &P->r[i])) { changed = 1; break; }
+        for (int i = 0; i < nrun && !changed; i++) {
+            int todo = pendv[i] != 0;
+            for (int j = 0; j < nr && !todo; j++) todo = pend[i][j];
+            if (!todo) continue;
+            uint8_t D[3 * MAXN];
+            memcpy(D, pend[i], nr);
+            M dv = pendv[i];
+            memset(pend[i], 0, nr);
+            pendv[i] = 0;
+            if (i == subsets_at) changed = r_subsets(g, st, D, nsz, hsz) > 0;
+            else changed = apply_rule(g, st, run[i], D, dv) > 0;
         }
         if (!changed) return 0;
     }
@@ -633,15 +760,97 @@ typedef struct {
     uint8_t val[MAXN];
 } Pivot;
 
+/* Memo of the branches of one position: a top-level search (a pivot or an
+   assumption) often needs the closure of the same assumption several times
+   (a cell pivot and the region pivots that share an alternative, then
+   reductio after disjunctive construction on the same position).  Results
+   do not depend on the solution hint, so it is not part of the key. */
+#define MEMO_MAX_STATES 2048
+typedef struct {
+    int valid, depth, nc;
+    const Geo *g;
+    Rules P;
+    uint8_t v[MAXC];
+    M c[MAXC];
+    int8_t *conf;  /* nc * 64: -1 unknown, 0 consistent, 1 contradiction */
+    State **res;   /* nc * 64: the closure, when kept */
+    int kept;
+} Memo;
+
+static Memo memo_store;
+
+static void memo_reset(Memo *m) {
+    if (m->res) {
+        for (int i = 0; i < m->nc * 64; i++) free(m->res[i]);
+        free(m->res);
+    }
+    free(m->conf);
+    m->res = NULL;
+    m->conf = NULL;
+    m->valid = 0;
+    m->kept = 0;
+}
+
+/* the memo for (g, P, depth, position st), emptied if it held another */
+static Memo *memo_for(const Geo *g, const State *st, const Rules *P, int depth) {
+    Memo *m = &memo_store;
+    if (m->valid && m->g == g && m->depth == depth && !memcmp(&m->P, P, sizeof(Rules)) &&
+        !memcmp(m->v, st->v, g->nc) && !memcmp(m->c, st->c, sizeof(M) * g->nc))
+        return m;
+    memo_reset(m);
+    m->conf = malloc((size_t)g->nc * 64);
+    m->res = calloc((size_t)g->nc * 64, sizeof(State *));
+    if (!m->conf || !m->res) { memo_reset(m); return NULL; }
+    memset(m->conf, -1, (size_t)g->nc * 64);
+    m->g = g; m->depth = depth; m->P = *P; m->nc = g->nc;
+    memcpy(m->v, st->v, g->nc);
+    memcpy(m->c, st->c, sizeof(M) * g->nc);
+    m->valid = 1;
+    return m;
+}
+
+/* Closure of the assumption (cell <- val) on st: returns 1 on contradiction
+   and sets *out to the resulting state (memo-owned, or `scratch`). */
+static int branch(const Geo *g, const State *st, const Rules *P, int d, int clean,
+                  const uint8_t *bsol, Memo *m, int cell, int val, State *scratch,
+                  const State **out) {
+    int key = cell * 64 + val;
+    if (m && m->conf[key] >= 0 && (m->res[key] || m->conf[key] == 1)) {
+        *out = m->res[key] ? m->res[key] : scratch;
+        return m->conf[key];
+    }
+    st_copy(g, scratch, st);
+    if (!clean) st_all_dirty(g, scratch);
+    place(g, scratch, cell, val);
+    int conflict = closure(g, scratch, P, d, bsol);
+    *out = scratch;
+    if (m) {
+        m->conf[key] = (int8_t)conflict;
+        if (!conflict && m->kept < MEMO_MAX_STATES) {
+            State *keep = malloc(sizeof(State));
+            if (keep) {
+                st_copy(g, keep, scratch);
+                m->res[key] = keep;
+                m->kept++;
+                *out = keep;
+            }
+        }
+    }
+    return conflict;
+}
+
 /* Evaluate one pivot (rules/trials.py DisjunctiveConstruction): returns -1 if
    every alternative contradicts, 0 if the branches agree on nothing, 1 with
    *kind (0 place, 1 elim), *tc, *tv = the conclusion: the survivor when all
    the other alternatives contradict, else the first common placement in cell
    order, else the first common elimination.  With apply_all, every common
-   conclusion is applied to st instead (for closures). */
+   conclusion is applied to st instead (for closures).  `clean`: st is a
+   fixpoint of P; `m`: a memo of st's branches, or NULL. */
 static int eval_pivot(const Geo *g, State *st, const Pivot *pv, const Rules *P, int d,
-                      const uint8_t *sol, int apply_all, int *kind, int *tc, int *tv) {
+                      const uint8_t *sol, int apply_all, int clean, Memo *m, int *kind,
+                      int *tc, int *tv, M *dead) {
     State *br = malloc(sizeof(State) * pv->n);
+    const State *bs[MAXN];
     int alive[MAXN], nalive = 0, ntrue = -1;
     if (!br) return 0;
     /* Alternatives that disagree with the solution first: if they all end in a
@@ -651,22 +860,25 @@ static int eval_pivot(const Geo *g, State *st, const Pivot *pv, const Rules *P, 
         if (is_true(sol, pv->cell[i], pv->val[i])) ntrue = i;
     for (int i = 0; i < pv->n; i++) {
         if (i == ntrue) continue;
-        st_copy(g, &br[i], st);
-        place(g, &br[i], pv->cell[i], pv->val[i]);
-        if (!closure(g, &br[i], P, d, NULL)) alive[nalive++] = i;
+        if (!branch(g, st, P, d, clean, NULL, m, pv->cell[i], pv->val[i], &br[i], &bs[i]))
+            alive[nalive++] = i;
     }
     if (ntrue >= 0) {
         if (nalive == 0) {
             alive[nalive++] = ntrue; /* its closure is not needed */
         } else {
-            st_copy(g, &br[ntrue], st);
-            place(g, &br[ntrue], pv->cell[ntrue], pv->val[ntrue]);
-            if (!closure(g, &br[ntrue], P, d, sol)) alive[nalive++] = ntrue;
+            if (!branch(g, st, P, d, clean, sol, m, pv->cell[ntrue], pv->val[ntrue], &br[ntrue],
+                        &bs[ntrue]))
+                alive[nalive++] = ntrue;
             /* keep the survivors in alternative order */
             for (int a = nalive - 1; a > 0 && alive[a] < alive[a - 1]; a--) {
                 int t = alive[a]; alive[a] = alive[a - 1]; alive[a - 1] = t;
             }
         }
+    }
+    if (dead) {
+        *dead = ((M)1 << pv->n) - 1;
+        for (int j = 0; j < nalive; j++) *dead &= ~((M)1 << alive[j]);
     }
     if (nalive == 0) {
         if (kind) { *kind = 1; *tc = pv->cell[0]; *tv = pv->val[0]; }
@@ -681,7 +893,7 @@ static int eval_pivot(const Geo *g, State *st, const Pivot *pv, const Rules *P, 
         } else if (st->c[pv->cell[i]] & ((M)1 << (pv->val[i] - 1))) {
             place(g, st, pv->cell[i], pv->val[i]);
         } else {
-            st->c[pv->cell[i]] = 0; /* contradictory position */
+            elim(g, st, pv->cell[i], g->full); /* contradictory position */
         }
         free(br);
         return 1;
@@ -689,11 +901,11 @@ static int eval_pivot(const Geo *g, State *st, const Pivot *pv, const Rules *P, 
     int nc = g->nc, res = 0;
     for (int c = 0; c < nc; c++) {
         if (st->v[c]) continue;
-        int v = br[alive[0]].v[c];
+        int v = bs[alive[0]]->v[c];
         if (!v) continue;
         int all = 1;
         for (int j = 1; j < nalive; j++)
-            if (br[alive[j]].v[c] != v) { all = 0; break; }
+            if (bs[alive[j]]->v[c] != v) { all = 0; break; }
         if (!all) continue;
         if (!apply_all) {
             *kind = 0; *tc = c; *tv = v;
@@ -702,24 +914,24 @@ static int eval_pivot(const Geo *g, State *st, const Pivot *pv, const Rules *P, 
         }
         res = 1;
         if (st->c[c] & ((M)1 << (v - 1))) place(g, st, c, v);
-        else st->c[c] = 0; /* contradictory: leave the cell empty without candidates */
+        else elim(g, st, c, g->full); /* contradictory: the cell is left without candidates */
     }
     for (int c = 0; c < nc; c++) {
-        M m = st->c[c];
-        if (!m) continue;
-        for (int j = 0; j < nalive && m; j++) {
-            const State *s = &br[alive[j]];
-            m &= ~s->c[c];
-            if (s->v[c]) m &= ~((M)1 << (s->v[c] - 1));
+        M mk = st->c[c];
+        if (!mk) continue;
+        for (int j = 0; j < nalive && mk; j++) {
+            const State *s = bs[alive[j]];
+            mk &= ~s->c[c];
+            if (s->v[c]) mk &= ~((M)1 << (s->v[c] - 1));
         }
-        if (!m) continue;
+        if (!mk) continue;
         if (!apply_all) {
-            *kind = 1; *tc = c; *tv = lowv(m);
+            *kind = 1; *tc = c; *tv = lowv(mk);
             free(br);
             return 1;
         }
         res = 1;
-        st->c[c] &= ~m;
+        elim(g, st, c, mk);
     }
     free(br);
     return res;
@@ -769,65 +981,162 @@ static int pivots_of(const Geo *g, const State *st, int max_alt, Pivot **out) {
 }
 
 /* One round of trial deductions at depth d (inner closures at depth d-1),
-   applied to st. Returns 1 if something changed, 0 if nothing, -1 if the
-   position is contradictory.  Cheap deductions are looked for first; the
-   closure does not depend on the order. */
+   applied to st, which must be a fixpoint of P.  Returns 1 if something
+   changed, 0 if nothing, -1 if the position is contradictory.
+
+   The closure does not depend on the order in which deductions are found,
+   so this looks for the cheap ones first: assumptions that singles alone
+   refute; then the closure of every assumption once (reductio needs to know
+   which end in a contradiction, disjunctive construction intersects them),
+   kept for the pivots instead of being recomputed for each pivot. */
 static int trial_pass(const Geo *g, State *st, const Rules *P, int d, const uint8_t *sol) {
+    n_trial_pass++;
     int nc = g->nc;
     State *tmp = malloc(sizeof(State));
     if (!tmp) return 0;
+    M kill[MAXC];
     int progress = 0;
+    /* ok[c]: candidates of cell c known not to end in a contradiction because
+       an assumption that did not end in one placed them (its closure contains
+       theirs), so they need not be tried */
+    M ok[MAXC];
     if (P->has_red) { /* reductio with singles only */
+        for (int c = 0; c < nc; c++) ok[c] = 0;
         for (int c = 0; c < nc; c++) {
+            kill[c] = 0;
             if (st->v[c]) continue;
             M m = st->c[c];
             while (m) {
                 int v = lowv(m);
                 m &= m - 1;
-                if (is_true(sol, c, v)) continue;
+                if (is_true(sol, c, v) || (ok[c] >> (v - 1) & 1)) continue;
                 st_copy(g, tmp, st);
                 place(g, tmp, c, v);
-                if (singles(g, tmp)) { st->c[c] &= ~((M)1 << (v - 1)); progress = 1; }
+                if (singles(g, tmp, 0)) { kill[c] |= (M)1 << (v - 1); progress = 1; }
+                else
+                    for (int x = 0; x < nc; x++)
+                        if (tmp->v[x] && !st->v[x]) ok[x] |= (M)1 << (tmp->v[x] - 1);
             }
-            if (st->c[c] == 0) { free(tmp); return -1; }
         }
-        if (progress) { free(tmp); return 1; }
+        if (progress) {
+            for (int c = 0; c < nc; c++)
+                if (kill[c]) {
+                    elim(g, st, c, kill[c]);
+                    if (!st->v[c] && !st->c[c]) { free(tmp); return -1; }
+                }
+            free(tmp);
+            return 1;
+        }
+    }
+    /* the closure of each assumption, computed at most once */
+    int key_n = nc * 64;
+    int8_t *conf = malloc((size_t)key_n);
+    State **res = calloc((size_t)key_n, sizeof(State *));
+    if (!conf || !res) { free(conf); free(res); free(tmp); return 0; }
+    memset(conf, -1, (size_t)key_n);
+    int result = 0;
+#define RELEASE() do { for (int q_ = 0; q_ < key_n; q_++) free(res[q_]); free(res); free(conf); free(tmp); } while (0)
+    if (P->has_red) {
+        for (int c = 0; c < nc; c++) ok[c] = 0;
+        for (int c = 0; c < nc; c++) {
+            kill[c] = 0;
+            if (st->v[c]) continue;
+            M m = st->c[c];
+            while (m) {
+                int v = lowv(m);
+                m &= m - 1;
+                /* never contradicts; computed if a pivot needs it */
+                if (is_true(sol, c, v) || (ok[c] >> (v - 1) & 1)) continue;
+                State *s = malloc(sizeof(State));
+                if (!s) continue;
+                st_copy(g, s, st);
+                place(g, s, c, v);
+                int x = closure(g, s, P, d - 1, NULL);
+                conf[c * 64 + v] = (int8_t)x;
+                if (x) { kill[c] |= (M)1 << (v - 1); progress = 1; free(s); }
+                else {
+                    res[c * 64 + v] = s;
+                    for (int y = 0; y < nc; y++)
+                        if (s->v[y] && !st->v[y]) ok[y] |= (M)1 << (s->v[y] - 1);
+                }
+            }
+        }
+        if (progress) {
+            result = 1;
+            for (int c = 0; c < nc; c++)
+                if (kill[c]) {
+                    elim(g, st, c, kill[c]);
+                    if (!st->v[c] && !st->c[c]) result = -1;
+                }
+            RELEASE();
+            return result;
+        }
     }
     if (P->has_disj) {
         Pivot *pv;
         int np = pivots_of(g, st, P->max_alt, &pv);
-        for (int i = 0; i < np; i++) {
-            int r = eval_pivot(g, st, &pv[i], P, d - 1, sol, 1, NULL, NULL, NULL);
-            if (r < 0) { free(pv); free(tmp); return -1; }
-            if (r > 0) { free(pv); free(tmp); return 1; }
-        }
-        if (np >= 0) free(pv);
-    }
-    if (P->has_red) {
-        for (int c = 0; c < nc; c++) {
-            if (st->v[c]) continue;
-            M m = st->c[c];
-            while (m) {
-                int v = lowv(m);
-                m &= m - 1;
-                if (is_true(sol, c, v)) continue;
-                st_copy(g, tmp, st);
-                place(g, tmp, c, v);
-                if (closure(g, tmp, P, d - 1, NULL)) {
-                    st->c[c] &= ~((M)1 << (v - 1));
-                    free(tmp);
-                    return st->c[c] ? 1 : -1;
+        for (int i = 0; i < np && result >= 0; i++) {
+            const Pivot *p = &pv[i];
+            const State *bs[MAXN];
+            int alive[MAXN], nalive = 0, skip = 0;
+            for (int j = 0; j < p->n; j++) {
+                int c = p->cell[j], v = p->val[j], key = c * 64 + v;
+                if (st->v[c] || !(st->c[c] & ((M)1 << (v - 1)))) { skip = 1; break; } /* changed */
+                if (conf[key] < 0) {
+                    State *s = malloc(sizeof(State));
+                    if (!s) { skip = 1; break; }
+                    st_copy(g, s, st);
+                    place(g, s, c, v);
+                    conf[key] = (int8_t)closure(g, s, P, d - 1, is_true(sol, c, v) ? sol : NULL);
+                    if (conf[key]) free(s);
+                    else res[key] = s;
                 }
+                if (!conf[key]) { bs[j] = res[key]; alive[nalive++] = j; }
+            }
+            if (skip) continue;
+            if (nalive == 0) { result = -1; break; }
+            if (nalive == 1) {
+                int j = alive[0];
+                place(g, st, p->cell[j], p->val[j]);
+                result = 1;
+                continue;
+            }
+            for (int c = 0; c < nc; c++) {
+                if (st->v[c]) continue;
+                int v = bs[alive[0]]->v[c];
+                if (!v) continue;
+                int all = 1;
+                for (int j = 1; j < nalive; j++)
+                    if (bs[alive[j]]->v[c] != v) { all = 0; break; }
+                if (!all) continue;
+                result = 1;
+                if (st->c[c] & ((M)1 << (v - 1))) place(g, st, c, v);
+                else elim(g, st, c, g->full);
+            }
+            for (int c = 0; c < nc; c++) {
+                M mk = st->c[c];
+                if (!mk) continue;
+                for (int j = 0; j < nalive && mk; j++) {
+                    const State *s = bs[alive[j]];
+                    mk &= ~s->c[c];
+                    if (s->v[c]) mk &= ~((M)1 << (s->v[c] - 1));
+                }
+                if (mk) { result = 1; elim(g, st, c, mk); }
             }
         }
+        if (np >= 0) free(pv);
+        for (int c = 0; c < nc && result > 0; c++)
+            if (!st->v[c] && !st->c[c]) result = -1;
     }
-    free(tmp);
-    return 0;
+    RELEASE();
+#undef RELEASE
+    return result;
 }
 
 /* Closure of the rules of P with trials nested to depth d (0: no trials).
    sol, when not NULL, is the solution and agrees with st. 1 on contradiction. */
 static int closure(const Geo *g, State *st, const Rules *P, int d, const uint8_t *sol) {
+    n_closure[d < 7 ? d : 7]++;
     for (;;) {
         if (fix(g, st, P)) return 1;
         if (d <= 0) return 0;
@@ -852,7 +1161,7 @@ static void solve_rec(SolveCtx *x, State *st) {
     if (x->count >= x->limit) return;
     if (x->max_nodes >= 0 && x->nodes >= x->max_nodes) { x->nodes++; return; }
     x->nodes++;
-    if (singles(g, st)) return;
+    if (singles(g, st, 1)) return;
     int best = -1, bn = 99;
     for (int c = 0; c < g->nc; c++) {
         if (st->v[c]) continue;
@@ -910,7 +1219,19 @@ typedef struct {
     Rules P;
     State *st;
     uint8_t *sol; /* NULL when no solution was given */
+    int clean;    /* st is a fixpoint of the rules: branches need only look at what changes */
 } Call;
+
+/* Is st a fixpoint of the rules of P (nothing to add, no contradiction)? */
+static int at_fixpoint(const Geo *g, const State *st, const Rules *P) {
+    State *t = malloc(sizeof(State));
+    if (!t) return 0;
+    st_copy(g, t, st);
+    st_all_dirty(g, t);
+    int ok = !fix(g, t, P) && !memcmp(t->v, st->v, g->nc) && !memcmp(t->c, st->c, sizeof(M) * g->nc);
+    free(t);
+    return ok;
+}
 
 static void call_free(Call *k) {
     free(k->st);
@@ -932,6 +1253,7 @@ static int call_init(Call *k, PyObject *cap, PyObject *vals, PyObject *cands, Py
     int hs = load_solution(k->g, sol, k->sol);
     if (hs < 0) { call_free(k); return -1; }
     if (!hs) { free(k->sol); k->sol = NULL; }
+    k->clean = 0;
     return 0;
 }
 
@@ -971,6 +1293,8 @@ static PyObject *py_reductio_first(PyObject *self, PyObject *args) {
     int fc = -1, fv = 0;
     const Geo *g = k.g;
     Py_BEGIN_ALLOW_THREADS
+    k.clean = at_fixpoint(g, k.st, &k.P);
+    Memo *memo = memo_for(g, k.st, &k.P, depth);
     for (int c = start / 64; c < g->nc && fc < 0; c++) {
         if (k.st->v[c]) continue;
         M m = k.st->c[c];
@@ -979,9 +1303,11 @@ static PyObject *py_reductio_first(PyObject *self, PyObject *args) {
             m &= m - 1;
             if (c * 64 + v < start) continue;
             if (is_true(k.sol, c, v)) continue;
-            st_copy(g, tmp, k.st);
-            place(g, tmp, c, v);
-            if (closure(g, tmp, &k.P, depth, NULL)) { fc = c; fv = v; break; }
+            const State *out;
+            if (branch(g, k.st, &k.P, depth, k.clean, NULL, memo, c, v, tmp, &out)) {
+                fc = c; fv = v;
+                break;
+            }
         }
     }
     Py_END_ALLOW_THREADS
@@ -1009,9 +1335,13 @@ static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
     int npv = pivots_of(k.g, k.st, k.P.max_alt, &pv);
     if (npv < 0) { call_free(&k); return PyErr_NoMemory(); }
     int found = -1, kind = 0, tc = 0, tv = 0;
+    M dead = 0;
     Py_BEGIN_ALLOW_THREADS
+    k.clean = at_fixpoint(k.g, k.st, &k.P);
+    Memo *m = memo_for(k.g, k.st, &k.P, depth);
     for (int i = start; i < npv; i++) {
-        int r = eval_pivot(k.g, k.st, &pv[i], &k.P, depth, k.sol, 0, &kind, &tc, &tv);
+        int r = eval_pivot(k.g, k.st, &pv[i], &k.P, depth, k.sol, 0, k.clean, m, &kind, &tc, &tv,
+                           &dead);
         if (r != 0) { found = i; break; }
     }
     Py_END_ALLOW_THREADS
@@ -1023,7 +1353,8 @@ static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
         PyObject *alts = PyList_New(pv[found].n);
         for (int j = 0; j < pv[found].n; j++)
             PyList_SET_ITEM(alts, j, Py_BuildValue("(ii)", pv[found].cell[j], pv[found].val[j]));
-        res = Py_BuildValue("(iiiiiN)", found, kind, tc, tv, pv[found].region, alts);
+        res = Py_BuildValue("(iiiiiNK)", found, kind, tc, tv, pv[found].region, alts,
+                            (unsigned long long)dead);
     }
     free(pv);
     call_free(&k);
@@ -1060,8 +1391,10 @@ static PyObject *py_first_progress(PyObject *self, PyObject *args) {
                 if (once & ~twice) yes = 1;
             }
         } else {
+            uint8_t D[3 * MAXN];
+            memset(D, 1, g->nr);
             st_copy(g, tmp, st);
-            yes = apply_rule(g, tmp, r) > 0;
+            yes = apply_rule(g, tmp, r, D, g->full) > 0;
         }
         if (yes) first = i;
     }
@@ -1156,7 +1489,15 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     return Py_BuildValue("(iNl)", x.count, lst, x.nodes);
 }
 
+/* stats() -> dict of work counters since the module was loaded */
+static PyObject *py_stats(PyObject *self, PyObject *args) {
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "fix", n_fix, "trial_pass", n_trial_pass,
+                         "closure0", n_closure[0], "closure1", n_closure[1], "closure2",
+                         n_closure[2]);
+}
+
 static PyMethodDef methods[] = {
+    {"stats", py_stats, METH_NOARGS, "work counters"},
     {"geometry", py_geometry, METH_VARARGS, "geometry(a, b) -> capsule"},
     {"closure", py_closure, METH_VARARGS, "fixpoint, with trials nested to a depth"},
     {"reductio_first", py_reductio_first, METH_VARARGS, "first contradicting assumption"},

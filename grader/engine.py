@@ -41,13 +41,19 @@ class Trace:
 class Engine:
     """Rules built from a hierarchy table, ready to solve boards.
 
-    ``check_solution``: debug mode; every step's placements and eliminations
-    are checked against the given solution and a :class:`SoundnessError`
-    raised on the first disagreement."""
+    ``record``: trial steps carry the chains of sub-steps of their branches
+    (what explanations show).  Grading turns it off: the steps, their levels
+    and the rating are the same, only the chains are not kept.
 
-    def __init__(self, hierarchy: Hierarchy | None = None) -> None:
+    Debug mode: pass the solution to :meth:`steps` or :meth:`solve` and every
+    step's placements and eliminations are checked against it, a
+    :class:`SoundnessError` raised on the first disagreement."""
+
+    def __init__(self, hierarchy: Hierarchy | None = None, record: bool = True) -> None:
         self.hierarchy = hierarchy or load_hierarchy()
         self.options = self.hierarchy.trials.model_dump()
+        # trials keep the chains of their branches (for explanations)
+        self.options["record"] = record
         specs = self.hierarchy.ordered()
         self._classes = [(spec, rule_class(spec.plugin)) for spec in specs]
         self.base: tuple[Rule, ...] = tuple(

@@ -178,7 +178,8 @@ def _nt_token(tokens: list[str]) -> tuple[int, str] | None:
     return None
 
 
-def parse_line(text: str, box: tuple[int, int] | None = None) -> tuple[str, Grid | None, str | None, str]:
+def parse_line(text: str, box: tuple[int, int] | None = None,
+               ) -> tuple[str, Grid | None, str | None, str]:
     """Find and parse the grid on one line: (token, grid, error, format).
 
     Returns an empty token and no error when the line holds no grid at all."""
@@ -312,7 +313,7 @@ def _iter_csv(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int
               column: str | None = None) -> Iterator[Record]:
     it = iter(lines)
     header: list[str] | None = None
-    for lineno, raw in it:
+    for _lineno, raw in it:
         if raw.strip() and not _is_comment(raw):
             header = next(csv.reader([raw]))
             break

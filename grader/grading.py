@@ -8,16 +8,15 @@ graded by the minimal-level strategy.
 The score
 ---------
 The book's rating is coarse; ``score`` orders grids inside it.  Each applied
-step weighs ``2 ** (level - 1)``; a trial step (levels 13-14) weighs that
-times ``2 ** (depth - 1)`` times ``1 + s / 10`` where ``s`` counts the
-sub-steps of its branches.  With ``W`` the total weight and ``L`` the grid's
+step weighs ``2 ** (level - 1)``; a trial step (levels 13-14) nested to depth
+``d`` weighs that times ``2 ** (d - 1)``.  With ``W`` the total weight and ``L`` the grid's
 level::
 
     score = 10 * L + 10 * W / (W + 20 * 2 ** (L - 1))
 
 so ``score`` lies in ``[10 L, 10 L + 10)``: grids sort first by level, then by
 how much work at and near that level they need (more steps of the hardest
-kinds, longer trials, deeper nesting).  An already solved grid scores 0.
+kinds, deeper nesting).  An already solved grid scores 0.
 """
 
 from __future__ import annotations
@@ -32,8 +31,8 @@ from pydantic import BaseModel, ConfigDict
 from .board import Board
 from .engine import Engine, Trace
 from .formats import Grid, Record
-from .hierarchy import Hierarchy
 from .geometry import SYMBOLS, Geometry
+from .hierarchy import Hierarchy
 from .solver import SolveResult, solve
 from .steps import Step
 
@@ -85,9 +84,8 @@ def score_of(steps: list[Step], level: int) -> float:
     w = 0.0
     for s in steps:
         x = float(2 ** (s.level - 1))
-        if s.branches:
-            sub = sum(len(b.steps) for b in s.branches)
-            x *= 2 ** (max(s.depth, 1) - 1) * (1 + sub / 10)
+        if s.depth > 1:
+            x *= 2 ** (s.depth - 1)
         w += x
     frac = w / (w + 20 * 2 ** (level - 1))
     return round(10 * level + min(9.99, 10 * frac), 2)
@@ -96,11 +94,13 @@ def score_of(steps: list[Step], level: int) -> float:
 class Grader:
     """Checks and grades grids with one engine (one hierarchy).
 
-    ``check``: debug mode, every step is checked against the solution."""
+    ``check``: debug mode, every step is checked against the solution.
+    ``record``: keep the chains of trial branches (see :class:`Engine`); off by
+    default, since a grade does not show them."""
 
     def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False,
-                 solver: Solver | None = None) -> None:
-        self.engine = Engine(hierarchy)
+                 solver: Solver | None = None, record: bool = False) -> None:
+        self.engine = Engine(hierarchy, record=record)
         self.hierarchy = self.engine.hierarchy
         self.check = check
         self.solver: Solver = solver or solve
@@ -155,12 +155,14 @@ class Grader:
                 message=f"the rules stop after {len(trace.steps)} steps "
                         f"(trials nested to depth {self.engine.max_depth} were not enough)",
                 level=level, depth=trace.depth, steps=len(trace.steps), techniques=techniques,
-                hardest=hardest, seconds=round(time.perf_counter() - t0, 6), solution=sol_str)
+                hardest=hardest, seconds=round(time.perf_counter() - t0, 6),
+                solution=sol_str)  # type: ignore[call-arg]
         return GradeResult(
             **base, verdict="ok", level=level, rating=self.hierarchy.rating(level),
             score=score_of(trace.steps, level), depth=trace.depth, steps=len(trace.steps),
             techniques=techniques, hardest=hardest,
-            seconds=round(time.perf_counter() - t0, 6), solution=sol_str)
+            seconds=round(time.perf_counter() - t0, 6),
+            solution=sol_str)  # type: ignore[call-arg]
 
     def grade_record(self, rec: Record) -> GradeResult:
         if rec.grid is None:

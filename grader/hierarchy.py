@@ -114,7 +114,8 @@ def _read(path: Path) -> dict[str, Any]:
         else:
             data = tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        raise HierarchyError(f"{path}: not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {e}") from e
+        kind = "JSON" if path.suffix == ".json" else "TOML"
+        raise HierarchyError(f"{path}: not valid {kind}: {e}") from e
     if not isinstance(data, dict):
         raise HierarchyError(f"{path}: expected a table at the top level")
     return data

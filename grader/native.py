@@ -25,9 +25,9 @@ if TYPE_CHECKING:
 
 _native: Any
 try:  # pragma: no cover - depends on the build
-    from . import _native as _native_mod
+    import importlib
 
-    _native = _native_mod
+    _native = importlib.import_module("grader._native")
 except ImportError:  # pragma: no cover
     _native = None
 
@@ -89,19 +89,20 @@ class Program:
         return None if hit is None else (int(hit[0]), int(hit[1]))
 
     def disjunction_first(self, board: Board, solution: Sequence[int] | None, max_alt: int,
-                          start: int) -> tuple[int, str, int, int, int, list[tuple[int, int]]] | None:
+                          start: int,
+                          ) -> tuple[int, str, int, int, int, list[tuple[int, int]], int] | None:
         """First pivot (in the order of ``DisjunctiveConstruction``, pivots with
         up to ``max_alt`` alternatives) at or after index ``start`` with a
         conclusion: (index, "place" | "elim", cell, value, region or -1,
-        alternatives)."""
+        alternatives, bitmask of the alternatives that end in a contradiction)."""
         hit = _native.disjunction_first(
             _geo(board.geo), board.values, board.cands, self.rules, self.has_disj,
             self.has_red, max_alt, self.depth, solution, start)
         if hit is None:
             return None
-        idx, kind, cell, value, region, alts = hit
+        idx, kind, cell, value, region, alts, dead = hit
         return (int(idx), "place" if kind == 0 else "elim", int(cell), int(value), int(region),
-                [(int(c), int(v)) for c, v in alts])
+                [(int(c), int(v)) for c, v in alts], int(dead))
 
 
 def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Program | None:
@@ -134,7 +135,7 @@ def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Pro
         if desc[0] == 0:
             singles += 1
             continue
-        plain.append(desc)  # type: ignore[arg-type]
+        plain.append((int(desc[0]), int(desc[1]), int(desc[2])))
     if singles < 2:
         return None
     return Program(tuple(plain), has_disj, has_red, max_alt, depth)

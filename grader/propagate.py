@@ -26,7 +26,8 @@ SINGLES = ("single-position", "single-candidate")
 
 
 @lru_cache(maxsize=256)
-def _native_descs(rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+def _native_descs(
+        rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
     """Positions and native descriptions of the non-trial rules the
     accelerator knows."""
     idx: list[int] = []
@@ -37,7 +38,7 @@ def _native_descs(rules: tuple[Rule, ...]) -> tuple[tuple[int, ...], tuple[tuple
         d = r.native()
         if d is not None:
             idx.append(i)
-            descs.append(d)  # type: ignore[arg-type]
+            descs.append((int(d[0]), int(d[1]), int(d[2])))
     return tuple(idx), tuple(descs)
 
 
@@ -175,17 +176,15 @@ def fixpoint(board: Board, rules: Sequence[Rule]) -> Conflict | None:
                         board.apply(step)
                         progress = True
             if progress:
-                conflict = board.contradiction()
-                if conflict is not None:
-                    return Conflict(conflict.reason, conflict.cells, conflict.region,
-                                    conflict.value)
+                bad = board.contradiction()
+                if bad is not None:
+                    return Conflict(bad.reason, bad.cells, bad.region, bad.value)
                 break
         if not progress:
             if not fast:
-                conflict = board.contradiction()
-                if conflict is not None:
-                    return Conflict(conflict.reason, conflict.cells, conflict.region,
-                                    conflict.value)
+                bad = board.contradiction()
+                if bad is not None:
+                    return Conflict(bad.reason, bad.cells, bad.region, bad.value)
             return None
 
 

@@ -71,13 +71,13 @@ class Fish(Rule):
                                     elim.append(c)
                     if elim:
                         covers = [j for j in range(n) if cover >> j & 1]
-                        cells = [base_lines[i][j] for i in base for j in covers
-                                 if cands[base_lines[i][j]] & bit]
+                        base_cells = [base_lines[i][j] for i in base for j in covers
+                                      if cands[base_lines[i][j]] & bit]
                         yield self.make(
                             board,
                             eliminations=tuple((c, v) for c in sorted(elim)),
                             pattern=Pattern(
-                                cells=tuple((c, "base") for c in sorted(cells)),
+                                cells=tuple((c, "base") for c in sorted(base_cells)),
                                 regions=tuple((base_off + i, "base") for i in base)
                                 + tuple((cover_off + j, "cover") for j in covers),
                                 values=(v,),

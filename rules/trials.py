@@ -22,7 +22,7 @@ from grader import native
 from grader.board import Board
 from grader.propagate import SINGLES, fixpoint, record_chain
 from grader.rule import Rule
-from grader.steps import Branch, Pattern, Step
+from grader.steps import Branch, Conflict, Pattern, Step
 
 
 def _phases(rules: Sequence[Rule], depth: int) -> list[tuple[Rule, ...]]:
@@ -69,12 +69,23 @@ def _hint(board: Board) -> tuple[int, ...] | None:
     return board.solution
 
 
+#: The conflict of a branch whose chain was not recorded.
+UNRECORDED = Conflict("a contradiction")
+
+
 class _Trial(Rule):
     kind = "trial"
 
     @property
     def depth(self) -> int:
         return self.context.depth
+
+    @property
+    def record(self) -> bool:
+        """Whether branches carry their chains of sub-steps (the engine's
+        ``record`` option: on for explanations, off for bulk grading, where
+        only the deduction and its level matter)."""
+        return bool(self.context.options.get("record", True))
 
     def native(self) -> tuple[str, int, int]:
         kind = "disj" if self.family == "disjunctive-construction" else "reductio"
@@ -99,7 +110,10 @@ class ReductioAdAbsurdum(_Trial):
                 if (cell, v) in done:
                     continue
                 done.add((cell, v))
-                branch = _record_branch(board, cell, v, rules, None)
+                if not self.record:
+                    branch = Branch(cell=cell, value=v, steps=(), conflict=UNRECORDED)
+                else:
+                    branch = _record_branch(board, cell, v, rules, None)
                 if branch.conflict is None:  # pragma: no cover - the two paths disagree
                     raise RuntimeError(
                         f"reductio: the replay of {board.geo.cell_name(cell)} <- {v} found no "
@@ -191,11 +205,17 @@ class DisjunctiveConstruction(_Trial):
     def find(self, board: Board) -> Iterator[Step]:
         done: set[tuple[str, int, int]] = set()
         for rules in _phases(self.context.propagation, self.depth):
-            for kind, where, alts, target in self._conclusions(board, rules):
+            for kind, where, alts, target, dead in self._conclusions(board, rules):
                 if target in done:
                     continue
                 done.add(target)
-                branches = tuple(_record_branch(board, c, v, rules, target) for c, v in alts)
+                if self.record:
+                    branches = tuple(_record_branch(board, c, v, rules, target) for c, v in alts)
+                else:
+                    branches = tuple(
+                        Branch(cell=c, value=v, steps=(),
+                               conflict=UNRECORDED if dead >> i & 1 else None)
+                        for i, (c, v) in enumerate(alts))
                 pattern = Pattern(
                     cells=tuple((c, "pivot") for c, _ in alts),
                     regions=((where, "pivot"),) if kind == "region" else (),
@@ -210,9 +230,10 @@ class DisjunctiveConstruction(_Trial):
 
     def _conclusions(self, board: Board, rules: Sequence[Rule],
                      ) -> Iterator[tuple[str, int, tuple[tuple[int, int], ...],
-                                         tuple[str, int, int]]]:
-        """(pivot kind, cell or region, alternatives, conclusion) for each
-        pivot, in pivot order, whose branches agree on something."""
+                                         tuple[str, int, int], int]]:
+        """(pivot kind, cell or region, alternatives, conclusion, bitmask of the
+        alternatives that end in a contradiction) for each pivot, in pivot
+        order, whose branches agree on something."""
         hint = _hint(board)
         prog = native.program(rules)
         if prog is not None:
@@ -222,9 +243,9 @@ class DisjunctiveConstruction(_Trial):
                 hit = prog.disjunction_first(board, hint, max_alt, start)
                 if hit is None:
                     return
-                idx, kind, cell, value, region, alts = hit
-                yield (("cell", alts[0][0], tuple(alts), (kind, cell, value)) if region < 0
-                       else ("region", region, tuple(alts), (kind, cell, value)))
+                idx, kind, cell, value, region, nalts, dead = hit
+                yield (("cell", nalts[0][0], tuple(nalts), (kind, cell, value), dead) if region < 0
+                       else ("region", region, tuple(nalts), (kind, cell, value), dead))
                 start = idx + 1
         pivots = self._pivots(board)
         vals, cands = board.values, board.cands
@@ -271,7 +292,8 @@ class DisjunctiveConstruction(_Trial):
                             break
             if target is not None:
                 kind, where, _ = pivots[idx]
-                yield kind, where, alts, target
+                dead = sum(1 << i for i in range(len(alts)) if i not in alive)
+                yield kind, where, alts, target, dead
 
     @staticmethod
     def summarize(step: Step) -> str:

@@ -44,7 +44,8 @@ def hierarchy_option(path: Path | None, propagation: str | None = None) -> Hiera
     if propagation is not None:
         if propagation not in ("all", "singles"):
             fail(f"--propagation must be 'all' or 'singles', not {propagation!r}")
-        h = h.model_copy(update={"trials": h.trials.model_copy(update={"propagation": propagation})})
+        trials = h.trials.model_copy(update={"propagation": propagation})
+        h = h.model_copy(update={"trials": trials})
     return h
 
 

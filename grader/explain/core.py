@@ -137,7 +137,6 @@ def explain_grid(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
         if verdict != "ok":
             raise ExplainError(f"{verdict}: {message}")
         board = Board.from_values(grid.geo, grid.values)
-        engine = grader.engine
     wt = walkthrough(board, engine, max_level=max_level)
     wt.ensure()
     return list(wt.steps)
