@@ -219,7 +219,7 @@ def test_trials_nest_when_one_level_of_trials_is_not_enough(tmp_path: Path) -> N
     """With singles-only propagation, top1465 line 153 needs a reductio whose
     branches themselves use reductio: depth 2, reported, and sound."""
     grid = parse_grid_token(top1465(153))
-    grader = Grader(small_hierarchy(tmp_path, 3), check=True)
+    grader = Grader(small_hierarchy(tmp_path, 3), check=True, record=True)
     r = grader.grade_grid(grid)
     assert (r.verdict, r.level, r.rating, r.depth) == ("ok", 14, "expert", 2)
     trace = grader.trace(grid)
@@ -251,6 +251,28 @@ def test_a_grid_the_trials_cannot_finish_is_not_reported_solved(tmp_path: Path) 
     assert r.verdict == "unsolved"
     assert r.rating is None
     assert r.message and "stop" in r.message
+
+
+@pytest.mark.parametrize("puzzle", [
+    book_figures()["fig4.5"]["puzzle"], book_figures()["fig6.2"]["puzzle"], top1465(200),
+    top1465(93)])
+def test_recording_chains_does_not_change_the_grade(puzzle: str) -> None:
+    """Grading skips the branch chains (record=False); explanations keep them.
+    Level, rating, score, depth and step counts are the same either way, and
+    the recorded branches replay."""
+    grid = parse_grid_token(puzzle)
+    fast = Grader(check=True).grade_grid(grid).contract(True)
+    full_grader = Grader(check=True, record=True)
+    full = full_grader.grade_grid(grid).contract(True)
+    fast.pop("seconds"), full.pop("seconds")
+    assert fast == full
+    board = grid.board()
+    trace = full_grader.trace(grid)
+    for s in trace.steps:
+        if s.branches:
+            replay(board, s)
+        board.apply(s)
+    assert board.is_solved()
 
 
 def test_trial_steps_are_deterministic() -> None:
