@@ -437,7 +437,7 @@ def iter_source(arg: str, fmt: str = "auto", box: tuple[int, int] | None = None,
         return
     path = Path(arg)
     try:
-        fh = path.open("r", encoding="utf-8", newline="")
+        fh = path.open("r", encoding="utf-8-sig", newline="")  # a BOM is not a symbol
     except OSError as e:
         raise InputError(f"{arg}: cannot open: {e.strerror or e}") from e
     with fh:

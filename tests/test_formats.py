@@ -210,6 +210,27 @@ def test_several_inputs_are_numbered_across_files(tmp_path: Path) -> None:
     assert [(r["index"], r["line"]) for r in out] == [(1, 1), (2, 2), (3, 2), (4, 1)]
 
 
+@pytest.mark.parametrize(("name", "data"), [
+    ("bom.txt", "\ufeff" + P + "\r\n" + P + "\r\n"),
+    ("bom.csv", "\ufeffid,puzzle\r\n7," + P + "\r\n"),
+    ("crlf.txt", "# comment\r\n" + P + "\r\n"),
+])
+def test_byte_order_mark_and_crlf(tmp_path: Path, name: str, data: str) -> None:
+    """Regression: a UTF-8 byte order mark (files saved on Windows) made the
+    first grid 'malformed: 82 symbols' and hid a CSV's first column name."""
+    f = tmp_path / name
+    f.write_bytes(data.encode("utf-8"))
+    recs = list(iter_source(str(f)))
+    assert recs and all(r.error is None and r.grid.normalised() == P for r in recs)
+
+
+def test_non_ascii_symbol_is_reported_with_its_position() -> None:
+    code, out, _ = grade_jsonl(P[:3] + "\uff16" + P[4:])
+    assert code == 1
+    assert out[0]["verdict"] == "malformed"
+    assert "at position 4 (row 1, column 4)" in out[0]["message"]
+
+
 def test_reading_is_lazy() -> None:
     """The first records come out before the input ends."""
     def endless():

@@ -117,6 +117,17 @@ def test_trial_steps_to_dict_carry_their_branches(engine: Engine) -> None:
     pytest.fail("no trial step on Figure 4.5")
 
 
+def test_techniques_in_hierarchy_order_and_hardest() -> None:
+    g = Grader()
+    order = [spec.code for spec in g.hierarchy.ordered()]
+    for puzzle in SAMPLE.values():
+        r = g.grade_grid(parse_grid_token(puzzle))
+        codes = list(r.techniques)
+        assert codes == sorted(codes, key=order.index)
+        assert r.hardest == max(codes, key=order.index)
+        assert sum(r.techniques.values()) == r.steps
+
+
 def test_score_orders_by_level_and_lies_in_the_band() -> None:
     g = Grader()
     results = [g.grade_grid(parse_grid_token(p)) for p in SAMPLE.values()]
