@@ -92,6 +92,28 @@ def test_grade_results_are_deterministic_but_for_time() -> None:
         assert r1 == r2
 
 
+def test_same_output_in_processes_with_different_hash_seeds(tmp_path) -> None:
+    """String hashing differs between processes; the output must not."""
+    import os
+    import subprocess
+    import sys
+
+    f = tmp_path / "grids.txt"
+    f.write_text("\n".join(SAMPLE.values()) + "\n")
+    outs = []
+    for seed in ("1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        cmd = [sys.executable, "-m", "grader", "grade", str(f), "-f", "jsonl", "--jobs", "1",
+               "--with-solution"]
+        res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        assert res.returncode == 0, res.stderr
+        rows = [json.loads(x) for x in res.stdout.splitlines()]
+        for r in rows:
+            r.pop("seconds")
+        outs.append(rows)
+    assert len(outs[0]) == len(SAMPLE) and outs[0] == outs[1]
+
+
 def test_step_to_dict_is_json_with_book_coordinates(engine: Engine) -> None:
     board = parse_grid_token(FIGS["fig2.1"]["puzzle"]).board()
     step = engine.next_step(board)
