@@ -1,0 +1,259 @@
+"""``generate``: new grids of a requested rating, level or range."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+
+from ..generator import (
+    CsvWriter,
+    Generated,
+    GenerationError,
+    Settings,
+    TargetError,
+    Task,
+    format_grid,
+    parse_targets,
+    plan_tasks,
+    rating_bands,
+    run,
+    write_pack,
+)
+from ..geometry import SUPPORTED_SIZES, geometry_for_size
+from .common import EXIT_NOT_OK, EXIT_OK, box_option, check_plugins, err, fail, hierarchy_option
+
+
+class Symmetry(StrEnum):
+    none = "none"
+    central = "central"
+    diagonal = "diagonal"
+    mirror = "mirror"
+
+
+class Method(StrEnum):
+    guided = "guided"
+    top_down = "top-down"
+    bottom_up = "bottom-up"
+
+
+class OutFormat(StrEnum):
+    line = "line"
+    nt = "nt"
+    block = "block"
+    csv = "csv"
+    jsonl = "jsonl"
+
+
+def _progress_wanted(progress: bool | None) -> bool:
+    if progress is not None:
+        return progress
+    return err.is_terminal
+
+
+def generate_command(
+    rating: Annotated[str | None, typer.Option(
+        "--rating", "-r",
+        help="Rating of the grids: very-easy, easy, medium, difficult, very-difficult, expert; "
+             "a range (medium..very-difficult), a comma list cycled over the grids "
+             "(easy,expert), or 'all' (every rating in turn). Default: any rating.",
+        show_default=False)] = None,
+    level: Annotated[str | None, typer.Option(
+        "--level", "-l",
+        help="Level instead of a rating: 9, a range 5-8, or a comma list (3,9,13).",
+        show_default=False)] = None,
+    count: Annotated[int, typer.Option(
+        "--count", "-n", help="How many grids.", min=1)] = 1,
+    size: Annotated[int, typer.Option(
+        "--size", "-s", help="Side of the grid: 4, 6, 8, 9, 12, 16 or 25.")] = 9,
+    box: Annotated[str | None, typer.Option(
+        help="Block shape AxB (rows x columns) for rectangular grids, e.g. 3x2.")] = None,
+    symmetry: Annotated[Symmetry, typer.Option(
+        help="Symmetry of the givens: none, central (180-degree turn, Nikoli style), "
+             "diagonal (main diagonal) or mirror (left-right).")] = Symmetry.none,
+    minimal: Annotated[bool, typer.Option(
+        "--minimal", help="Only grids from which no given can be removed (removing any one "
+                          "gives several solutions).")] = False,
+    min_givens: Annotated[int | None, typer.Option(
+        "--min-givens", help="At least this many givens.", show_default=False)] = None,
+    max_givens: Annotated[int | None, typer.Option(
+        "--max-givens", help="At most this many givens.", show_default=False)] = None,
+    seed: Annotated[str | None, typer.Option(
+        help="Seed: the same seed (and options) gives the same grids. "
+             "Default: a random one, printed on standard error.",
+        show_default=False)] = None,
+    method: Annotated[Method, typer.Option(
+        help="guided (descend, then put givens back to steer into the band), "
+             "top-down (the book: erase givens while unique) or bottom-up (the book: "
+             "add givens until unique).")] = Method.guided,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", help="Worker processes (0: one per core). Same grids as with 1.",
+        min=0)] = 1,
+    timeout: Annotated[float | None, typer.Option(
+        help="Stop after this many seconds, keeping the grids made so far (exit 1 if "
+             "some are missing).", min=0, show_default=False)] = None,
+    output_format: Annotated[OutFormat, typer.Option(
+        "--format", "-f", help="line (with a # comment), nt, block, csv or jsonl "
+                               "(the grade contract plus the solution).")] = OutFormat.line,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="Write to this file instead of standard output.",
+        show_default=False)] = None,
+    with_solution: Annotated[bool, typer.Option(
+        "--with-solution", help="Also write each solution (line, nt and block formats; "
+                                "csv and jsonl always have it).")] = False,
+    pack: Annotated[Path | None, typer.Option(
+        help="Write a daily pack into this directory: one grid of each rating, their "
+             "solutions, and pack.html to print.", show_default=False)] = None,
+    hierarchy: Annotated[Path | None, typer.Option(
+        help="Your own hierarchy table (TOML or JSON): its levels and ratings.")] = None,
+    progress: Annotated[bool | None, typer.Option(
+        "--progress/--no-progress", help="Progress bar on standard error (default: when it "
+                                         "is a terminal).", show_default=False)] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="No summary on standard error.")] = False,
+) -> None:
+    """Make new grids with exactly one solution, at the rating you ask for.
+
+    Every grid is graded again by the grader before it is written, so its
+    rating, level and score are the grader's own.  Exit status: 0 when every
+    grid was made, 1 when the timeout cut the run short, 2 on a usage error."""
+    h = hierarchy_option(hierarchy)
+    check_plugins(h)
+    bx = box_option(box)
+    if size not in SUPPORTED_SIZES and bx is None:
+        fail(f"--size {size}: use one of {', '.join(map(str, SUPPORTED_SIZES))} "
+             f"(or give --box AxB)")
+    try:
+        geo = geometry_for_size(size, bx)
+    except ValueError as e:
+        fail(str(e))
+    if geo.a < 2:
+        fail(f"--box {geo.a}x{geo.b}: blocks need at least 2 rows and 2 columns")
+    settings = Settings(geo.a, geo.b, symmetry.value, method.value, minimal, min_givens,
+                        max_givens, h)
+    try:
+        settings.check()
+    except GenerationError as e:
+        fail(str(e))
+    if output_format is OutFormat.nt and geo.a != geo.b:
+        fail(f"--format nt needs square blocks (the \"N T\" format), not {geo.a}x{geo.b}")
+    if with_solution and output_format is OutFormat.block:
+        fail("--with-solution: the block format has no place for a solution (a second "
+             "block would read as another grid); use line, nt, csv or jsonl")
+    if pack is not None:
+        if rating is not None or level is not None:
+            fail("--pack makes one grid of each rating: leave out --rating and --level")
+        targets = rating_bands(h)
+        count = len(targets)
+    else:
+        try:
+            targets = parse_targets(rating, level, h)
+        except TargetError as e:
+            fail(str(e))
+    if seed is None:
+        seed = str(int.from_bytes(os.urandom(4), "big"))
+        if not quiet:
+            err.print(f"seed {seed} (--seed {seed} makes these grids again)")
+    seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
+    tasks = plan_tasks(targets, count, seed_value)
+    n_jobs = jobs or (os.cpu_count() or 1)
+
+    stream: TextIO
+    if output is not None and pack is None:
+        try:
+            stream = output.open("w", encoding="utf-8")
+        except OSError as e:
+            fail(f"{output}: cannot write: {e.strerror or e}")
+    else:
+        stream = sys.stdout
+
+    made: list[Generated] = []
+    missing: list[Task] = []
+    t0 = time.perf_counter()
+    csvw = CsvWriter()
+    try:
+        with _Progress(_progress_wanted(progress), len(tasks)) as bar:
+            for task, g in run(settings, tasks, n_jobs, timeout, on_done=bar.done):
+                if g is None:
+                    missing.append(task)
+                    continue
+                made.append(g)
+                if pack is None:
+                    if output_format is OutFormat.csv:
+                        stream.write(csvw.rows(g, task.index))
+                    else:
+                        stream.write(format_grid(g, task.index, output_format.value, h,
+                                                 with_solution))
+                    stream.flush()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise typer.Exit(130) from None
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    elapsed = time.perf_counter() - t0
+    if pack is not None and made:
+        title = f"Sudoku pack {seed}"
+        meta = (f"{len(made)} grids of {geo.n}x{geo.n}, one of each rating, "
+                f"symmetry {symmetry.value}; made by sudoku-grader generate --pack --seed {seed}")
+        try:
+            paths = write_pack(pack, made, h, title, meta)
+        except OSError as e:
+            fail(f"{pack}: cannot write the pack: {e.strerror or e}")
+        if not quiet:
+            err.print("wrote " + ", ".join(str(p) for p in paths))
+    if not quiet:
+        attempts = sum(g.stats.attempts for g in made)
+        rate = 60 * len(made) / elapsed if elapsed > 0 else 0.0
+        err.print(f"{len(made)} of {len(tasks)} grids in {elapsed:.1f} s "
+                  f"({rate:.1f} per minute, {attempts} attempts, {n_jobs} "
+                  f"job{'s' if n_jobs != 1 else ''})")
+    if missing:
+        labels = sorted({t.target.label for t in missing})
+        err.print(f"[bold red]timeout:[/] {len(missing)} grid(s) not made "
+                  f"({', '.join(labels)}) within {timeout:g} s", markup=True)
+        raise typer.Exit(EXIT_NOT_OK)
+    raise typer.Exit(EXIT_OK)
+
+
+class _Progress:
+    """A rich progress bar on standard error, or nothing."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self.enabled = enabled
+        self.total = total
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("generating"), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.description}"),
+                console=err, transient=True)
+            self._progress.__enter__()
+            self._task = self._progress.add_task("", total=self.total)
+        return self
+
+    def done(self, task: Task, g: Generated | None) -> None:
+        if self._progress is not None and self._task is not None:
+            what = f"last: {g.result.rating}" if g is not None else "timed out"
+            self._progress.update(self._task, advance=1, description=what)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(None, None, None)

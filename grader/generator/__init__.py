@@ -1,0 +1,45 @@
+"""Generating grids of a requested rating (``generate``).
+
+>>> from grader.generator import generate
+>>> [g.result.rating for g in generate("easy", count=2, seed=1)]
+['easy', 'easy']
+
+See :mod:`grader.generator.search` for the methods and how grids are
+assessed, :mod:`grader.generator.run` for parallel, reproducible runs.
+"""
+
+from __future__ import annotations
+
+from ..geometry import geometry_for_size
+from ..hierarchy import Hierarchy, load_hierarchy
+from .output import OUTPUT_FORMATS, CsvWriter, format_grid, record
+from .pack import write_pack
+from .run import Task, plan_tasks, run, run_task
+from .search import METHODS, Generated, GenerationError, Generator, Settings, Stats, task_rng
+from .symmetry import SYMMETRIES, is_symmetric, orbits
+from .targets import Target, TargetError, parse_targets, rating_bands
+
+__all__ = [
+    "METHODS", "OUTPUT_FORMATS", "SYMMETRIES", "CsvWriter", "Generated", "GenerationError",
+    "Generator", "Settings", "Stats", "Target", "TargetError", "Task", "format_grid", "generate",
+    "is_symmetric", "orbits", "parse_targets", "plan_tasks", "rating_bands", "record", "run",
+    "run_task", "task_rng", "write_pack",
+]
+
+
+def generate(rating: str | None = None, *, level: str | int | None = None, count: int = 1,
+             size: int = 9, box: tuple[int, int] | None = None, symmetry: str = "none",
+             method: str = "guided", minimal: bool = False, min_givens: int | None = None,
+             max_givens: int | None = None, seed: int | str = 0, jobs: int = 1,
+             timeout: float | None = None,
+             hierarchy: Hierarchy | None = None) -> list[Generated]:
+    """``count`` grids of ``rating`` (or ``level``); see ``generate --help``.
+
+    Grids the ``timeout`` (seconds, for the whole run) cut short are left out."""
+    h = hierarchy or load_hierarchy()
+    geo = geometry_for_size(size, box)
+    settings = Settings(geo.a, geo.b, symmetry, method, minimal, min_givens, max_givens, h)
+    settings.check()
+    targets = parse_targets(rating, None if level is None else str(level), h)
+    tasks = plan_tasks(targets, count, seed)
+    return [g for _, g in run(settings, tasks, jobs, timeout) if g is not None]

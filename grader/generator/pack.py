@@ -1,0 +1,94 @@
+"""A daily pack: one grid of each rating, with solutions and a page to print."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+
+from ..board import Board
+from ..hierarchy import Hierarchy
+from .output import block_rows, comment, grid_text, record
+from .search import Generated
+
+PACK_FILES = ("pack.txt", "solutions.txt", "pack.jsonl", "pack.html")
+
+_CSS = """
+body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 2em; color: #212529; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+p.meta { color: #6c757d; margin-top: 0; }
+section.puzzles, section.solutions { display: flex; flex-wrap: wrap; gap: 2em 3em; }
+figure { margin: 0; break-inside: avoid; page-break-inside: avoid; }
+figcaption { margin-top: 0.4em; font-size: 0.95em; }
+figcaption .rating { font-weight: bold; text-transform: capitalize; }
+section.solutions figure svg { width: 200px; height: 200px; }
+h2.solutions { page-break-before: always; break-before: page; }
+@media print { body { margin: 0; } }
+@page { margin: 15mm; }
+"""
+
+
+def _svg(board: Board, size_px: int, title: str, givens: set[int] | None = None) -> str:
+    try:
+        from ..explain.svg import grid_svg
+    except ImportError:  # pragma: no cover - the explain package is part of the project
+        rows = "\n".join(block_rows(board.geo, board.values))
+        return f"<pre>{escape(rows)}</pre>"
+    return grid_svg(board, size_px=size_px, givens=givens, labels=False, title=title)
+
+
+def _clean(g: Generated, values: tuple[int, ...]) -> Board:
+    """A board of ``values`` without pencil marks (a printed grid has none)."""
+    geo = g.geo
+    return Board(geo, list(values), [0] * geo.ncells)
+
+
+def pack_html(grids: Sequence[Generated], h: Hierarchy, title: str, meta: str) -> str:
+    """The printable page: the grids, then (on a new page) their solutions."""
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           f"<title>{escape(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+           f"<h1>{escape(title)}</h1>", f'<p class="meta">{escape(meta)}</p>',
+           '<section class="puzzles">']
+    for i, g in enumerate(grids, 1):
+        r = g.result
+        cap = f"{i}. {r.rating}"
+        out.append("<figure>")
+        out.append(_svg(_clean(g, g.puzzle), 340, f"Grid {i}: {r.rating}"))
+        out.append(f'<figcaption><span class="rating">{escape(cap)}</span> &middot; '
+                   f"{escape(comment(g, h).split(', ', 1)[1])}</figcaption>")
+        out.append("</figure>")
+    out.append("</section>")
+    out.append('<h2 class="solutions">Solutions</h2>')
+    out.append('<section class="solutions">')
+    for i, g in enumerate(grids, 1):
+        givens = {c for c, v in enumerate(g.puzzle) if v}
+        out.append("<figure>")
+        out.append(_svg(_clean(g, g.solution), 200, f"Solution of grid {i}", givens))
+        out.append(f"<figcaption>{i}. {escape(g.result.rating or '')}</figcaption>")
+        out.append("</figure>")
+    out.append("</section>")
+    out.append("</body>")
+    out.append("</html>")
+    return "\n".join(out) + "\n"
+
+
+def write_pack(directory: Path, grids: Sequence[Generated], h: Hierarchy, title: str,
+               meta: str) -> list[Path]:
+    """Write ``pack.txt`` (the grids, one per line with their rating),
+    ``solutions.txt``, ``pack.jsonl`` (the contract plus the solution) and
+    ``pack.html`` (to print) into ``directory``; return their paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = [directory / name for name in PACK_FILES]
+    txt, sol, jsonl, html = paths
+    header = f"# {title}\n# {meta}\n"
+    txt.write_text(header + "".join(
+        f"{grid_text(g.geo, g.puzzle)}  # {i}. {comment(g, h)}\n" for i, g in enumerate(grids, 1)),
+        encoding="utf-8")
+    sol.write_text(header + "".join(
+        f"{grid_text(g.geo, g.solution)}  # solution of grid {i} ({g.result.rating})\n"
+        for i, g in enumerate(grids, 1)), encoding="utf-8")
+    jsonl.write_text("".join(json.dumps(record(g, i)) + "\n" for i, g in enumerate(grids, 1)),
+                     encoding="utf-8")
+    html.write_text(pack_html(grids, h, title, meta), encoding="utf-8")
+    return paths
