@@ -30,15 +30,19 @@ class NativeEngine(ExactEngine):
             r = core_solve(geo, values, limit)
             return result(self.name, r.count, r.solutions, r.nodes, limit, t0)
         # The core solver bounds its search by nodes, not time: run it with a
-        # node budget that doubles while time remains (at most twice the work).
+        # node budget that grows (doubling, but never beyond what the measured
+        # speed allows in the time left) until it finishes or the time is up.
         deadline = Deadline(time_limit)
         budget = _FIRST_BUDGET
         total = 0
         while True:
+            t1 = time.perf_counter()
             r = core_solve(geo, values, limit, max_nodes=budget)
             total += min(r.nodes, budget)
             if r.nodes <= budget:  # finished within the budget
                 return result(self.name, r.count, r.solutions, total, limit, t0)
-            if deadline.expired():
+            left = deadline.remaining() or 0.0
+            affordable = int(left * budget / max(time.perf_counter() - t1, 1e-6))
+            if affordable <= budget:  # no time left to search further than this run
                 return result(self.name, r.count, r.solutions, total, limit, t0, timed_out=True)
-            budget *= 2
+            budget = min(2 * budget, affordable)

@@ -1,0 +1,204 @@
+"""Sudoku pairs: two grids of the same shape, each a Sudoku, whose
+corresponding cells must hold different values.
+
+Both grids are encoded for SAT side by side (grid A's variables
+``1 .. n**3``, grid B's ``n**3 + 1 .. 2 n**3``, each with the ``extended``
+encoding of :mod:`grader.engines.sat`) plus, for every cell and value,
+the clause ``not a(cell, v) or not b(cell, v)``.
+
+:func:`solve_pair` counts the joint solutions up to a limit (blocking
+clauses).  :func:`generate_pair` builds a random solution pair, then removes
+givens of both grids in random order while the joint solution stays unique,
+deciding each removal with one incremental solver and selector assumptions
+(:class:`grader.engines.uniqueness.UniquenessOracle`): the result is
+*minimal*, no remaining given can be removed without losing uniqueness.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysat.solvers import Solver  # type: ignore[import-untyped]
+
+from .engines.base import given_conflict
+from .engines.sat import base_clauses, resolve_solver
+from .engines.uniqueness import UniquenessOracle, random_symmetry, transform
+from .geometry import Geometry, geometry
+
+Values = tuple[int, ...]
+#: the SAT solver pairs use unless told otherwise
+DEFAULT_PAIR_SOLVER = "cadical153"
+
+
+def pair_clauses(geo: Geometry) -> list[tuple[int, int]]:
+    """``not a(c, v) or not b(c, v)`` for every cell and value."""
+    off = geo.ncells * geo.n
+    return [(-x, -(x + off)) for x in range(1, off + 1)]
+
+
+def _pair_cnf(geo: Geometry) -> list[tuple[int, ...]]:
+    off = geo.ncells * geo.n
+    base = base_clauses(geo, "extended")
+    shifted = [tuple(lit + off if lit > 0 else lit - off for lit in cl) for cl in base]
+    return [*base, *shifted, *pair_clauses(geo)]
+
+
+def _decode(geo: Geometry, model: Sequence[int]) -> tuple[Values, Values]:
+    n = geo.n
+    off = geo.ncells * n
+    a = [0] * geo.ncells
+    b = [0] * geo.ncells
+    for lit in model:
+        if 0 < lit <= off:
+            a[(lit - 1) // n] = (lit - 1) % n + 1
+        elif off < lit <= 2 * off:
+            b[(lit - off - 1) // n] = (lit - off - 1) % n + 1
+    return tuple(a), tuple(b)
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Joint solutions of a pair, up to ``limit``: (grid A, grid B) each."""
+
+    count: int
+    solutions: tuple[tuple[Values, Values], ...]
+    limit: int
+    seconds: float
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def unique(self) -> bool:
+        return self.count == 1
+
+
+def is_pair_solution(geo: Geometry, a_values: Sequence[int], b_values: Sequence[int],
+                     a: Sequence[int], b: Sequence[int]) -> bool:
+    """An independent check: both grids valid, keep their givens, and differ cell by cell."""
+    from .engines.base import is_solution
+
+    return (is_solution(geo, a_values, a) and is_solution(geo, b_values, b)
+            and all(x != y for x, y in zip(a, b, strict=True)))
+
+
+def solve_pair(geo: Geometry, a_values: Sequence[int], b_values: Sequence[int],
+               limit: int = 2, solver: str = DEFAULT_PAIR_SOLVER) -> PairResult:
+    """Count the joint solutions of a pair of grids (0 = empty) up to ``limit``."""
+    t0 = time.perf_counter()
+    n = geo.n
+    off = geo.ncells * n
+    name = resolve_solver(solver)
+    if given_conflict(geo, a_values) or given_conflict(geo, b_values):
+        return PairResult(0, (), limit, time.perf_counter() - t0, {"solver": name, "calls": 0})
+    units = [(c * n + v,) for c, v in enumerate(a_values) if v]
+    units += [(off + c * n + v,) for c, v in enumerate(b_values) if v]
+    cnf = _pair_cnf(geo)
+    found: list[tuple[Values, Values]] = []
+    calls = 0
+    with Solver(name=name, bootstrap_with=cnf) as s:
+        s.append_formula(units)
+        while len(found) < limit:
+            calls += 1
+            if not s.solve():
+                break
+            a, b = _decode(geo, s.get_model())
+            found.append((a, b))
+            block = [-(c * n + v) for c, v in enumerate(a) if not a_values[c]]
+            block += [-(off + c * n + v) for c, v in enumerate(b) if not b_values[c]]
+            if not block:
+                break
+            s.add_clause(block)
+    stats = {"solver": name, "calls": calls, "variables": 2 * off,
+             "clauses": len(cnf) + len(units)}
+    return PairResult(len(found), tuple(sorted(found)), limit, time.perf_counter() - t0, stats)
+
+
+def random_pair_solution(geo: Geometry, rng: random.Random,
+                         solver: str = DEFAULT_PAIR_SOLVER) -> tuple[Values, Values]:
+    """A random solved pair: SAT with random decision phases (and a random
+    first row of A), then one random symmetry applied to both grids (the same
+    cell permutation and value relabelling keep corresponding cells different)."""
+    n = geo.n
+    off = geo.ncells * n
+    with Solver(name=resolve_solver(solver), bootstrap_with=_pair_cnf(geo)) as s:
+        s.set_phases([x if rng.random() < 1 / n else -x for x in range(1, 2 * off + 1)])
+        row = rng.sample(range(1, n + 1), n)
+        if not s.solve(assumptions=[c * n + v for c, v in enumerate(row)]):
+            raise RuntimeError(f"no Sudoku pair of order {geo.a}")  # order 1 only
+        a, b = _decode(geo, s.get_model())
+    sym = random_symmetry(geo, rng)
+    return transform(a, sym), transform(b, sym)
+
+
+@dataclass(frozen=True)
+class GeneratedPair:
+    """A pair puzzle with a unique joint solution and no removable given."""
+
+    geo: Geometry
+    puzzle_a: Values
+    puzzle_b: Values
+    solution_a: Values
+    solution_b: Values
+    seed: int
+    sat_calls: int
+    seconds: float
+
+    @property
+    def givens(self) -> int:
+        return sum(1 for v in self.puzzle_a if v) + sum(1 for v in self.puzzle_b if v)
+
+
+def generate_pair(order: int, seed: int = 0, solver: str = DEFAULT_PAIR_SOLVER,
+                  progress: Callable[[int, int], None] | None = None) -> GeneratedPair:
+    """A pair of ``order**2 x order**2`` grids with a unique joint solution and
+    maximal holes: every given of both grids was tried for removal, in a random
+    order, and kept only when removing it would let another solution in.
+
+    ``progress(done, total)`` is called after each tried removal."""
+    if order < 2:
+        raise ValueError("a Sudoku pair needs order 2 or more")
+    t0 = time.perf_counter()
+    geo = geometry(order, order)
+    rng = random.Random(seed)
+    sa, sb = random_pair_solution(geo, rng, solver)
+    cells = list(range(2 * geo.ncells))
+    rng.shuffle(cells)
+    with UniquenessOracle([geo, geo], [sa, sb], pair_clauses(geo),
+                          solver=resolve_solver(solver)) as oracle:
+        kept = set(_minimize(oracle, cells, progress))
+        calls = oracle.calls
+    nc = geo.ncells
+    pa = tuple(v if c in kept else 0 for c, v in enumerate(sa))
+    pb = tuple(v if nc + c in kept else 0 for c, v in enumerate(sb))
+    return GeneratedPair(geo, pa, pb, sa, sb, seed, calls, time.perf_counter() - t0)
+
+
+def _minimize(oracle: UniquenessOracle, order: list[int],
+              progress: Callable[[int, int], None] | None) -> list[int]:
+    if progress is None:
+        return oracle.minimize(order)
+    active = set(range(len(oracle.cells)))
+    for k, i in enumerate(order, 1):
+        active.discard(i)
+        if not oracle.unique(sorted(active)):
+            active.add(i)
+        progress(k, len(order))
+    return sorted(active)
+
+
+def pair_oracle(geo: Geometry, solution_a: Sequence[int], solution_b: Sequence[int],
+                solver: str = DEFAULT_PAIR_SOLVER) -> UniquenessOracle:
+    """A uniqueness oracle for a solved pair: ``unique(kept)`` for any set of
+    givens (indices ``cell`` for grid A, ``ncells + cell`` for grid B)."""
+    return UniquenessOracle([geo, geo], [solution_a, solution_b], pair_clauses(geo),
+                            solver=resolve_solver(solver))
+
+
+def given_indices(puzzle_a: Sequence[int], puzzle_b: Sequence[int]) -> list[int]:
+    """The oracle indices of the givens of a pair puzzle."""
+    nc = len(puzzle_a)
+    return ([c for c, v in enumerate(puzzle_a) if v]
+            + [nc + c for c, v in enumerate(puzzle_b) if v])
