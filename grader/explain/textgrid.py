@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 
 from ..board import Board
 from ..steps import Step
@@ -29,9 +29,6 @@ from .style import (
     cell_style,
     region_style,
 )
-
-BORDER = Style(color="grey50")
-LABEL = Style(color="grey50")
 
 # junctions: (top, bottom, left edge, right edge) handled by _junction
 _LIGHT = {"h": "─", "v": "│"}
@@ -67,14 +64,70 @@ def _junction(i: int, j: int, n: int, heavy_h: bool, heavy_v: bool) -> str:
     return "┼"
 
 
+NONE = Style()
+
+
+class _Builder:
+    """Text with styled runs, adjacent runs of one style merged (a grid has
+    thousands of pieces: one span per piece would make rich slow)."""
+
+    def __init__(self) -> None:
+        self.chunks: list[str] = []
+        self.spans: list[Span] = []
+        self.pos = 0
+        self._combined: dict[tuple[int, int], Style] = {}
+
+    def add(self, text: str, style: Style = NONE) -> None:
+        if not text:
+            return
+        end = self.pos + len(text)
+        if style:
+            last = self.spans[-1] if self.spans else None
+            if last is not None and last.end == self.pos and last.style is style:
+                self.spans[-1] = Span(last.start, end, style)
+            else:
+                self.spans.append(Span(self.pos, end, style))
+        self.chunks.append(text)
+        self.pos = end
+
+    def combine(self, bg: Style, fg: Style) -> Style:
+        key = (id(bg), id(fg))
+        st = self._combined.get(key)
+        if st is None:
+            st = self._combined[key] = bg + fg
+        return st
+
+    def text(self) -> Text:
+        plain = "".join(self.chunks).rstrip()
+        size = len(plain)
+        spans = [sp if sp.end <= size else Span(sp.start, size, sp.style)
+                 for sp in self.spans if sp.start < size]
+        return Text(plain, spans=spans, no_wrap=True, overflow="ignore")
+
+
+_STYLE_CACHE: dict[str, Style] = {}
+
+
+def _style(spec: str) -> Style:
+    st = _STYLE_CACHE.get(spec)
+    if st is None:
+        st = _STYLE_CACHE[spec] = Style.parse(spec)
+    return st
+
+
+# Borders, labels and plain candidates share one style, so an unmarked stretch
+# of the grid is a single run.
+BORDER = LABEL = _style(CANDIDATE.rich)
+
+
 def _background(m: CellMarks | None) -> Style:
     if m is None:
-        return Style()
+        return NONE
     if m.cell_role is not None:
-        return Style.parse(cell_style(m.cell_role).rich)
+        return _style(cell_style(m.cell_role).rich)
     if m.region_role is not None:
-        return Style.parse(region_style(m.region_role).rich)
-    return Style()
+        return _style(region_style(m.region_role).rich)
+    return NONE
 
 
 def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | None = None,
@@ -90,52 +143,59 @@ def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | 
     width = 2 * b + 1 if spaced else b + 2
     marks = step_marks(step)
     given_set = set(givens) if givens is not None else None
-    given_style = Style.parse(GIVEN.rich)
-    placed_style = Style.parse(PLACED.rich)
-    cand_style = Style.parse(CANDIDATE.rich)
-    pat_style = Style.parse(PATTERN_VALUE.rich)
-    place_style = Style.parse(PLACEMENT.rich)
-    elim_style = Style.parse(ELIMINATION.rich)
+    given_style = _style(GIVEN.rich)
+    placed_style = _style(PLACED.rich)
+    cand_style = _style(CANDIDATE.rich)
+    pat_style = _style(PATTERN_VALUE.rich)
+    place_style = _style(PLACEMENT.rich)
+    elim_style = _style(ELIMINATION.rich)
     lw = len(str(n)) + 1 if labels else 0
-    out = Text(no_wrap=True, overflow="ignore")
+    out = _Builder()
+    add, combine = out.add, out.combine
 
     if labels:
-        out.append(" " * (lw + 1))
+        add(" " * (lw + 1))
         for j in range(n):
-            out.append(str(j + 1).center(width), LABEL)
-            out.append(" ")
-        out.append("\n")
+            add(str(j + 1).center(width) + " ", LABEL)
+        add("\n")
 
     def hline(i: int) -> None:
         heavy_h = i % a == 0
         seg = (_HEAVY if heavy_h else _LIGHT)["h"] * width
         if labels:
-            out.append(" " * lw)
+            add(" " * lw)
         for j in range(n + 1):
-            out.append(_junction(i, j, n, heavy_h, j % b == 0), BORDER)
+            add(_junction(i, j, n, heavy_h, j % b == 0), BORDER)
             if j < n:
-                out.append(seg, BORDER)
-        out.append("\n")
+                add(seg, BORDER)
+        add("\n")
 
     def cell_line(c: int, sub: int) -> None:
         m = marks.get(c)
-        bg = _background(m)
+        bg = _background(m) or cand_style  # blank areas join the surrounding run
         v = board.values[c]
+        if m is None and not v:
+            mask = board.cands[c]
+            syms = [geo.symbol(w) if mask >> (w - 1) & 1 else " "
+                    for w in range(sub * b + 1, sub * b + b + 1)]
+            add((" " + " ".join(syms) + " ") if spaced else (" " + "".join(syms) + " "),
+                cand_style)
+            return
         if v:
             if sub == a // 2:
                 is_given = given_set is None or c in given_set
-                style = given_style if is_given else placed_style
+                style = combine(bg, given_style if is_given else placed_style)
                 sym = geo.symbol(v)
                 left = (width - len(sym)) // 2
-                out.append(" " * left, bg)
-                out.append(sym, bg + style)
-                out.append(" " * (width - left - len(sym)), bg)
+                add(" " * left, bg)
+                add(sym, style)
+                add(" " * (width - left - len(sym)), bg)
             else:
-                out.append(" " * width, bg)
+                add(" " * width, bg)
             return
         mask = board.cands[c]
         if not spaced:
-            out.append(" ", bg)
+            add(" ", bg)
         for q in range(b):
             w = sub * b + q + 1
             has = w <= n and mask >> (w - 1) & 1
@@ -149,24 +209,24 @@ def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | 
                     marker, style = "*", place_style
                 elif w in m.eliminated:
                     marker, style = "-", elim_style
+            fg = combine(bg, style)
             if spaced:
-                out.append(marker, bg + style if marker != " " else bg)
-            out.append(sym, bg + style)
-        out.append(" ", bg)
+                add(marker, fg if marker != " " else bg)
+            add(sym, fg if has else bg)
+        add(" ", bg)
 
     for i in range(n):
         hline(i)
         for sub in range(a):
             if labels:
-                out.append((str(i + 1) if sub == a // 2 else "").rjust(lw - 1) + " ", LABEL)
+                add((str(i + 1) if sub == a // 2 else "").rjust(lw - 1) + " ", LABEL)
             for j in range(n):
-                out.append(("┃" if j % b == 0 else "│"), BORDER)
+                add(("┃" if j % b == 0 else "│"), BORDER)
                 cell_line(i * n + j, sub)
-            out.append("┃", BORDER)
-            out.append("\n")
+            add("┃", BORDER)
+            add("\n")
     hline(n)
-    out.rstrip()
-    return out
+    return out.text()
 
 
 def legend(step: Step | None) -> Text:
