@@ -187,3 +187,29 @@ def test_other_sizes_render(geo):
     lines = grid_text(b).plain.splitlines()
     assert len(lines) == 1 + geo.n * geo.a + geo.n + 1  # labels, cell rows, separators
     assert len({len(ln) for ln in lines[1:]}) == 1  # a rectangular drawing
+
+
+def test_reductio_explains_the_chain_to_the_contradiction():
+    """A Sudoku Exchange grid (public domain, puzzles/se-rated-9758.txt line
+    7875) whose path uses reductio ad absurdum."""
+    from test_explain_book import _replay_branch
+
+    from grader.explain.core import walkthrough
+    from grader.formats import parse_grid_token
+
+    g = parse_grid_token(".3....48.8..3....67.4.693....8....9...9.7.5...4....8....354.7.84....3..5"
+                         ".72....3.")
+    board, step = next((b, s) for _, b, s in walkthrough(g.board())
+                       if s.family == "reductio")
+    (branch,) = step.branches
+    assert branch.conflict is not None and branch.steps
+    assert step.eliminations == ((branch.cell, branch.value),)
+    _replay_branch(board, step)
+    lines = step.explain("teach").splitlines()
+    assume = f"{G9.cell_name(branch.cell)} <- {branch.value}"
+    assert lines[0].startswith(f"Suppose {assume}")
+    for k, sub in enumerate(branch.steps, start=1):
+        assert lines[k] == f"    {k}. {sub.summary()}"
+    assert lines[-2] == f"    contradiction: {branch.conflict.reason}, so {assume} is impossible"
+    assert lines[-1].endswith(f"{G9.cell_name(branch.cell)} != {branch.value}.")
+    assert G9.cell_name(branch.cell) in vague_hint(step)
