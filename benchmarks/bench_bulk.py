@@ -119,7 +119,8 @@ def main() -> None:
     else:
         total = sum(1 for ln in src.read_text().splitlines() if ln.strip())
     print(f"machine: {machine()}")
-    print(f"input: {args.file} ({total} grids{' , first ' + str(args.limit) if args.limit else ''})")
+    part = f", the first {args.limit}" if args.limit else ""
+    print(f"input: {args.file} ({total} grids{part})")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     results = []
     plans = [(int(j), []) for j in args.jobs.split(",")]

@@ -404,6 +404,7 @@ class ProcessPool:
                 dead = True
             if dead:
                 task = w.queue.popleft()
+                w.proc.join(5)
                 code = w.proc.exitcode
                 how = f"signal {-code}" if code is not None and code < 0 else f"exit {code}"
                 out.append(special_result(task, "error",
