@@ -4,7 +4,8 @@ Always apply one step of the lowest level that makes progress, then restart
 from level 1; never apply several steps at once.  When no rule of the table
 makes progress, trials nest: the trial rules are rebuilt with a propagation
 that itself includes trials, one depth at a time, up to the table's
-``max_depth``.
+``max_depth``, on positions with exactly one solution (checked with the exact
+solver before nesting).
 """
 
 from __future__ import annotations
@@ -109,6 +110,13 @@ class Engine:
         step = next_step_of(board, rules)
         if step is not None:
             return step
+        if board.solution is None:
+            self.attach_solution(board)
+        if board.solution is None:
+            # Nesting is for positions with exactly one solution: on one with
+            # several, no depth can finish, and each depth costs far more than
+            # the one below.
+            return None
         for depth in range(2, self.max_depth + 1):
             for rule in self._upto(depth, max_level):
                 if rule.kind != "trial":

@@ -36,7 +36,11 @@ def _excluders(board: Board, value: int, cells: list[int]) -> tuple[int, ...]:
 class SinglePosition(Rule):
     """Rule 2.1: in a region, a value possible in exactly one cell goes there.
 
-    Order: regions R1..Rn, C1..Cn, B1..Bn; values ascending within a region."""
+    Order: columns C1..Cn, then rows R1..Rn, then blocks B1..Bn; values
+    ascending within a region.  A value single in several regions of its cell
+    is reported in the first of them (the book's examples name the column
+    first, then the row) and the others are kept in the pattern as ``also``:
+    ``in column C6 (and row R8 and block B8), 3 can only go in (8, 6)``."""
 
     family = "single-position"
     kind = "placement"
@@ -46,7 +50,9 @@ class SinglePosition(Rule):
     def find(self, board: Board) -> Iterator[Step]:
         cands = board.cands
         geo = board.geo
-        for r, cells in enumerate(geo.regions):
+        regions = geo.regions
+        for r in self._order(geo.n):
+            cells = regions[r]
             once = twice = 0
             for c in cells:
                 m = cands[c]
@@ -90,6 +96,11 @@ class SinglePosition(Rule):
                 values=(v,),
             ),
         )
+
+    @staticmethod
+    def _order(n: int) -> range | list[int]:
+        """Region ids in search order: columns, rows, blocks."""
+        return list(range(n, 2 * n)) + list(range(n)) + list(range(2 * n, 3 * n))
 
     @staticmethod
     def summarize(step: Step) -> str:

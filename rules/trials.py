@@ -217,7 +217,7 @@ class DisjunctiveConstruction(_Trial):
                                conflict=UNRECORDED if dead >> i & 1 else None)
                         for i, (c, v) in enumerate(alts))
                 pattern = Pattern(
-                    cells=tuple((c, "pivot") for c, _ in alts),
+                    cells=tuple((c, "pivot") for c in dict.fromkeys(c for c, _ in alts)),
                     regions=((where, "pivot"),) if kind == "region" else (),
                     values=tuple(sorted({v for _, v in alts})),
                 )
