@@ -51,8 +51,8 @@ def pencil_rows(board: Board) -> str:
 def test_text_prints_every_step_with_rule_level_reference_and_grid():
     r = run(FIG21)
     assert r.exit_code == 0, r.output
-    assert "Step 4 · single position · level 1 · rule 2.1" in r.output
-    assert "in row R8 (and column C6 and block B8), 3 can only go in (8, 6) => (8, 6) <- 3" \
+    assert "Step 2 · single position · level 1 · rule 2.1" in r.output
+    assert "in column C6 (and row R8 and block B8), 3 can only go in (8, 6) => (8, 6) <- 3" \
         in r.output
     assert r.output.count("┏") == 52 + 1  # a grid per step, plus the start
     assert "52 steps; level 1 (very easy); solved." in r.output
@@ -68,7 +68,8 @@ def test_index_picks_a_grid_of_a_file():
 
 def test_teach_detail():
     r = run(FIG21, "--detail", "teach", "--no-grid")
-    assert "Look at row R8: 3 is not placed there yet." in r.output
+    assert "Look at column C6: 3 is not placed there yet." in r.output
+    assert "In row R8 and block B8 too, (8, 6) is the only place left for 3." in r.output
 
 
 def test_json_is_the_documented_model():
@@ -79,9 +80,11 @@ def test_json_is_the_documented_model():
     assert data["schema"] == "sudoku-grader/explain/1"
     assert doc.solved and doc.level == 1 and doc.rating == "very easy"
     assert len(doc.steps) == 52 and [s.number for s in doc.steps] == list(range(1, 53))
-    s4 = doc.steps[3]
-    assert s4.placements[0].cell == [8, 6] and s4.placements[0].value == 3
-    assert {"region": "C6", "role": "also"} in [x.model_dump() for x in s4.pattern.regions]
+    s2 = doc.steps[1]
+    assert s2.placements[0].cell == [8, 6] and s2.placements[0].value == 3
+    regions = [x.model_dump() for x in s2.pattern.regions]
+    assert {"region": "C6", "role": "region"} in regions
+    assert {"region": "R8", "role": "also"} in regions
     assert doc.final == FIG["fig2.1"]["solution"]
     again = run(FIG21, "-f", "json")
     assert again.output == r.output  # deterministic
@@ -93,9 +96,9 @@ def test_markdown_for_forums():
     lines = r.output.splitlines()
     assert lines[0] == "# Sudoku explained"
     assert "```text" in lines
-    step4 = next(ln for ln in lines if ln.startswith("4. "))
-    assert "**single position**" in step4 and "`(8, 6) <- 3`" in step4
-    assert "(level 1, rule 2.1)" in step4
+    step2 = next(ln for ln in lines if ln.startswith("2. "))
+    assert "**single position**" in step2 and "`(8, 6) <- 3`" in step2
+    assert "in column C6" in step2 and "(level 1, rule 2.1)" in step2
 
 
 def test_markdown_nests_trial_branches():
@@ -114,18 +117,19 @@ def test_markdown_nests_trial_branches():
 def test_hint_vague_and_full():
     r = run(FIG21, "--hint", "vague")
     assert r.exit_code == 0
-    assert r.output.strip() == ("Try single position (rule 2.1, level 1): look at row R1: one "
-                                "value has a single possible cell there.")
+    assert r.output.strip() == ("Try single position (rule 2.1, level 1): look at column C3: "
+                                "one value has a single possible cell there.")
     r = run(FIG21, "--hint", "full")
     assert "Step 1 · single position" in r.output
-    assert "Look at row R1" in r.output and "(1, 8) <- 3" in r.output
+    assert "Look at column C3" in r.output and "(8, 3) <- 4" in r.output
     assert "Step 2" not in r.output
 
 
 def test_moves_then_hint_continues_from_there():
-    r = run(FIG21, "--moves", "r1c8=3, (2, 4) <- 4; r2c6=8", "--hint", "full", "--no-grid")
+    r = run(FIG21, "--moves", "r8c3=4", "--hint", "full", "--no-grid")
     assert r.exit_code == 0, r.output
-    assert "(8, 6) <- 3" in r.output  # the book's step is next once the first three are made
+    assert "(8, 6) <- 3" in r.output  # the book's step is next once the first one is made
+    assert "in column C6" in r.output
 
 
 @pytest.mark.parametrize("moves,code,message", [

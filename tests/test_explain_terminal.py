@@ -27,11 +27,11 @@ def spawn(*args: str) -> pexpect.spawn:
 def test_step_walk_in_a_terminal():
     child = spawn(FIG21, "--step")
     child.expect(r"Step 1\b")
-    child.expect(r"in row R1 \(and block B3\), 3 can only go in \(1, 8\)")
+    child.expect(r"in column C3 \(and row R8 and block B7\), 4 can only go in \(8, 3\)")
     child.expect(r"\[Enter\] next")
     child.send("\r")
     child.expect(r"Step 2\b")
-    child.expect(r"4 can only go in \(2, 4\)")
+    child.expect(r"3 can only go in \(8, 6\)")
     child.expect(r"\[Enter\] next")
     child.send("b")
     child.expect(r"Step 1\b")
