@@ -96,7 +96,7 @@ def test_trial_steps_show_branches(expert_page):
 def test_step_drawing_highlights_pattern():
     g = parse_grid_token(FIG["fig2.1"]["puzzle"])
     wt = walkthrough(g.board())
-    board, step = wt.before(3), wt.step(3)
+    board, step = wt.before(1), wt.step(1)
     assert step is not None
     svg = grid_svg(board, step, size_px=300, givens=wt.givens)
     root = ET.fromstring(svg)
