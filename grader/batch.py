@@ -1152,7 +1152,7 @@ class Summary:
             for label, c in rows:
                 n = 0 if top == 0 else round(width * c / top)
                 bar = "█" * n if n or c == 0 else "▏"
-                t.add_row(label, str(c), f"{100 * c / tot:.1f}%", Text(bar, style="cyan"))
+                t.add_row(Text(label), str(c), f"{100 * c / tot:.1f}%", Text(bar, style="cyan"))
             return t
 
         parts.append(bars("verdicts", [(v, c) for v, c in sorted(
@@ -1182,7 +1182,8 @@ class Summary:
             t.add_column("seconds", justify="right")
             t.add_column("rating / verdict")
             for secs, i, ln, src, r in self.slowest:
-                t.add_row(str(i), f"{src}:{ln}" if ln else src, f"{secs:.3f}", r or "")
+                t.add_row(str(i), Text(f"{src}:{ln}" if ln else src), f"{secs:.3f}",
+                          Text(r or ""))
             parts.append(t)
         if self.bad_count:
             t = Table(title=f"grids not ok ({self.bad_count})", title_justify="left", box=None,
@@ -1192,7 +1193,7 @@ class Summary:
             t.add_column("verdict", style="red")
             t.add_column("message")
             for src, ln, i, v, msg in self.bad:
-                t.add_row(str(i), f"{src}:{ln}" if ln else src, v, msg or "")
+                t.add_row(str(i), Text(f"{src}:{ln}" if ln else src), Text(v), Text(msg or ""))
             parts.append(t)
             if self.bad_count > len(self.bad):
                 parts.append(Text(f"... and {self.bad_count - len(self.bad)} more: "

@@ -167,8 +167,6 @@ def test_bulk_run_reports_bad_grids_per_puzzle_and_goes_on(tmp_path: Path,
         assert f"mixed.txt:{line}" in table.replace("\n", "")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the one-grid panel of a bad grid read from a file "
-                   "says 'grid 1' but names neither the file nor the line")
 def test_single_bad_grid_from_a_file_names_file_and_line(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, "one.txt", "# a comment\n" + "66" + P[2:] + "\n")
@@ -179,8 +177,6 @@ def test_single_bad_grid_from_a_file_names_file_and_line(tmp_path: Path,
     assert "one.txt" in out + err and "2" in out + err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the one-grid panel renders the grid text and the "
-                   "message as rich markup: '[/]' in a malformed grid raises MarkupError")
 def test_markup_characters_in_a_bad_grid_do_not_crash_the_panel(tmp_path: Path) -> None:
     f = write(tmp_path, "markup.txt", "." * 79 + "[/]\n")
     code, out, _ = run(f)
@@ -230,8 +226,6 @@ def test_input_without_any_grid_exit_2(tmp_path: Path, text: str) -> None:
     assert code == 2 and "no grid" in err
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: with -f jsonl / -f csv an input without any grid "
-                   "exits 0 with no output (the table exits 2: 'no grid found')")
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
 def test_input_without_any_grid_exit_2_in_every_output_format(tmp_path: Path, fmt: str) -> None:
     f = write(tmp_path, "empty.txt", "")

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from ..batch import (
     SORT_KEYS,
@@ -77,20 +78,28 @@ class InputFormat(StrEnum):
 assert tuple(f.value for f in InputFormat) == FORMATS
 
 
-def _result_row(r: GradeResult) -> list[str]:
-    return [
+def _result_row(r: GradeResult) -> list[Text]:
+    # Text, not markup: a grid or a message may hold "[" (e.g. a malformed grid "[/]")
+    return [Text(x) for x in (
         str(r.index), str(r.line or ""), r.verdict, r.rating or "", "" if r.level is None else
         str(r.level), "" if r.score is None else f"{r.score:.2f}", r.hardest or "",
         "" if r.steps is None else str(r.steps), "" if r.depth is None else str(r.depth),
         r.message or "",
-    ]
+    )]
 
 
-def render_panel(r: GradeResult, h: Hierarchy) -> Panel:
-    """One grid: rating, level, hardest technique, counts."""
+def render_panel(r: GradeResult, h: Hierarchy, source: str | None = None) -> Panel:
+    """One grid: rating, level, hardest technique, counts.  A bad grid read from a
+    file names the file and the line."""
     if r.verdict != "ok":
-        body = f"[bold red]{r.verdict}[/]\n{r.message or ''}\n\n[dim]{r.puzzle}[/]"
-        return Panel(body, title=f"grid {r.index}", expand=False)
+        body = Text()
+        body.append(r.verdict, style="bold red")
+        body.append(f"\n{r.message or ''}\n\n")
+        body.append(r.puzzle, style="dim")
+        where = f"grid {r.index}"
+        if source and source not in ("<argument>",):
+            where = f"{source}:{r.line}" if r.line else source
+        return Panel(body, title=Text(where), expand=False)
     names = {s.code: s for s in h.rules}
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("technique")
@@ -376,9 +385,9 @@ def grade_command(
         if not small:
             yield from recs
 
-    if output is None and not summary_only and (fmt is None or fmt is OutputFormat.table) \
-            and not head and sort is None:
+    if not head:
         fail("no grid found in the input", EXIT_USAGE)
+    first_source = head[0].source
 
     # ---- resume
     cursor: ResumeCursor | None = None
@@ -521,7 +530,7 @@ def grade_command(
     if table_rows or (not stdout_is_data and output is None and not summary_only
                       and summ.total == 1 and fmt is None):
         if len(table_rows) == 1 and fmt is None and summ.total == 1:
-            out.print(render_panel(table_rows[0], h))
+            out.print(render_panel(table_rows[0], h, first_source))
         elif table_rows:
             out.print(_table(table_rows, None if table_paged else f"{len(table_rows)} grids"))
     want_summary = summary
