@@ -121,3 +121,22 @@ def test_dedupe_on_the_command_line(tmp_path) -> None:
     assert [r["index"] for r in rows] == [1, 2, 3, 4, 5, 6]
     assert all(r["canonical"] == canonical_key(r["puzzle"]) for r in rows)
     assert "4 duplicates dropped" in p.stderr
+
+
+def test_dedupe_survives_resume(tmp_path) -> None:
+    rng = random.Random(5)
+    lines = [ln.split()[0] for ln in (PUZZLES / "se-easy-500.txt").read_text().splitlines()]
+    base = lines[:8]
+    copies = ["".join(map(str, transform([int(c) for c in t], 3, 3, rng))) for t in base[:4]]
+    src = tmp_path / "dups.txt"
+    src.write_text("\n".join(base + copies) + "\n")
+    clean = tmp_path / "clean.jsonl"
+    grade(str(src), "-o", str(clean), "-j", "1", "--dedupe")
+    assert [r["index"] for r in jsonl(clean.read_text())] == list(range(1, 9))
+    # a run stopped after 5 results: the classes of grids 1-5 must still be known
+    out = tmp_path / "r.jsonl"
+    out.write_text("".join(clean.read_text().splitlines(keepends=True)[:5]))
+    p = grade(str(src), "-o", str(out), "-j", "2", "--resume", "--dedupe")
+    assert p.returncode == 0, p.stderr
+    assert [r["index"] for r in jsonl(out.read_text())] == list(range(1, 9))
+    assert "4 duplicates dropped" in p.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -457,7 +458,13 @@ def grade_command(
             if not ok:
                 return
         if dedupe:
-            key = digest(str(d.get("canonical") or d.get("puzzle")))
+            canon = d.get("canonical")
+            if canon is None and resumed and d.get("size") and d.get("verdict") != "malformed":
+                from ..canonical import canonical_key  # an output written without --dedupe
+
+                with contextlib.suppress(ValueError):
+                    canon = canonical_key(str(d["puzzle"]), bx)
+            key = digest(str(canon or d.get("puzzle")))
             if key in seen:
                 summ.duplicates += 1
                 return
