@@ -106,3 +106,13 @@ def test_output_refuses_to_clobber(tmp_path) -> None:
     p = grade(EASY, "-o", str(out), "--overwrite")
     assert p.returncode == 0, p.stderr
     assert jsonl(out.read_text())[0]["puzzle"] == EASY.replace("0", ".")
+
+
+def test_check_engine_gives_the_same_verdicts() -> None:
+    base = jsonl(grade(str(BULK / "mixed.txt"), "-f", "jsonl", "-j", "1").stdout)
+    p = grade(str(BULK / "mixed.txt"), "-f", "jsonl", "-j", "2", "--check-engine", "csp")
+    assert p.returncode == 1, p.stderr
+    got = jsonl(p.stdout)
+    assert [(r["verdict"], r["level"]) for r in got] == [(r["verdict"], r["level"]) for r in base]
+    p = grade(EASY, "--check-engine", "no-such-engine")
+    assert p.returncode == 2 and "unknown engine" in p.stderr
