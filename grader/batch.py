@@ -300,7 +300,7 @@ class ProcessPool:
     with the verdict ``error``."""
 
     def __init__(self, cfg: GradeConfig, jobs: int, timeout: float | None = None,
-                 depth: int = 2) -> None:
+                 depth: int = 4) -> None:
         self.cfg = cfg
         self.timeout = timeout
         self.depth = depth
