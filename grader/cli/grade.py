@@ -127,13 +127,30 @@ TABLE_PAGE = 1000
 
 
 def _table(rows: list[GradeResult], title: str | None) -> Table:
-    t = Table(title=title)
-    for col in ("#", "line", "verdict", "rating", "level", "score", "hardest", "steps",
-                "depth", "message"):
-        t.add_column(col, justify="right" if col in ("#", "line", "level", "score",
-                                                    "steps", "depth") else "left")
+    """One row per grid, light borders.  The depth column only when trials
+    nested; the message column only when some grid has one and the terminal
+    is wide enough (the summary lists every grid that is not ok with its
+    message), so that the table reads in an 80-column terminal."""
+    from rich import box
+
+    with_message = any(r.message for r in rows) and out.width >= 110
+    with_depth = any(r.depth and r.depth > 1 for r in rows)
+    t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0))
+    keep = []
+    for i, col in enumerate(("#", "line", "verdict", "rating", "level", "score", "hardest",
+                             "steps", "depth", "message")):
+        if (col == "message" and not with_message) or (col == "depth" and not with_depth):
+            continue
+        keep.append(i)
+        numeric = col in ("#", "line", "level", "score", "steps", "depth")
+        t.add_column(col, justify="right" if numeric else "left", no_wrap=col != "message",
+                     min_width={"verdict": 9, "rating": 9, "hardest": 10,
+                                "message": 20}.get(col, len(col)),
+                     max_width={"hardest": 16, "verdict": 12, "rating": 14}.get(col),
+                     overflow="fold" if col == "message" else "ellipsis")
     for r in rows:
-        t.add_row(*_result_row(r))
+        cells = _result_row(r)
+        t.add_row(*(cells[i] for i in keep))
     return t
 
 
