@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
+import threading
 import time
 from enum import StrEnum
 from pathlib import Path
@@ -177,7 +179,8 @@ def generate_command(
     t0 = time.perf_counter()
     csvw = CsvWriter()
     try:
-        with _Progress(_progress_wanted(progress), len(tasks)) as bar:
+        watch = _Watch(tasks, f"{geo.n}x{geo.n}", None if quiet else STALL_SECONDS)
+        with _Progress(_progress_wanted(progress), len(tasks), watch) as bar:
             for task, g in run(settings, tasks, n_jobs, timeout, on_done=bar.done):
                 if g is None:
                     missing.append(task)
@@ -199,8 +202,23 @@ def generate_command(
     elapsed = time.perf_counter() - t0
     if pack is not None and made:
         title = f"Sudoku pack {seed}"
-        meta = (f"{len(made)} grids of {geo.n}x{geo.n}, one of each rating, "
-                f"symmetry {symmetry.value}; made by sudoku-grader generate --pack --seed {seed}")
+        command = ["generate", "--pack", str(pack), "--seed", seed]
+        if size != 9 or bx is not None:
+            command += ["--size", str(geo.n)] + (["--box", geo.box] if bx is not None else [])
+        if symmetry is not Symmetry.none:
+            command += ["--symmetry", symmetry.value]
+        if method is not Method.guided:
+            command += ["--method", method.value]
+        if minimal:
+            command.append("--minimal")
+        if min_givens is not None:
+            command += ["--min-givens", str(min_givens)]
+        if max_givens is not None:
+            command += ["--max-givens", str(max_givens)]
+        if hierarchy is not None:
+            command += ["--hierarchy", str(hierarchy)]
+        meta = (f"{len(made)} grids of {geo.n}x{geo.n}, one of each rating, symmetry "
+                f"{symmetry.value}; made by sudoku-grader: {shlex.join(command)}")
         try:
             paths = write_pack(pack, made, h, title, meta)
         except OSError as e:
@@ -221,12 +239,62 @@ def generate_command(
     raise typer.Exit(EXIT_OK)
 
 
+#: seconds without a new grid before a hint that the request may be rare
+STALL_SECONDS = 30.0
+
+
+class _Watch:
+    """Says once on standard error when no grid has come for a while: some
+    ratings are rare for some sizes and options, and some do not exist at all
+    (every 4x4 grid is very easy)."""
+
+    def __init__(self, tasks: list[Task], shape: str, seconds: float | None) -> None:
+        self.tasks = tasks
+        self.shape = shape
+        self.seconds = seconds
+        self.next = 0
+        self.said = False
+        self.lock = threading.Lock()
+        self.timer: threading.Timer | None = None
+        self._arm()
+
+    def _arm(self) -> None:
+        if self.seconds is None or self.said or self.next >= len(self.tasks):
+            return
+        self.timer = threading.Timer(self.seconds, self._say)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _say(self) -> None:
+        with self.lock:
+            if self.said or self.next >= len(self.tasks):
+                return
+            self.said = True
+            label = self.tasks[self.next].target.label
+        err.print(f"no {label} {self.shape} grid yet after {self.seconds:g} s: such grids "
+                  f"may be rare, or impossible, with these options (--timeout bounds the run)")
+
+    def reset(self, task: Task) -> None:
+        with self.lock:
+            self.next = max(self.next, task.index)
+            if self.timer is not None:
+                self.timer.cancel()
+        self._arm()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.next = len(self.tasks)
+            if self.timer is not None:
+                self.timer.cancel()
+
+
 class _Progress:
     """A rich progress bar on standard error, or nothing."""
 
-    def __init__(self, enabled: bool, total: int) -> None:
+    def __init__(self, enabled: bool, total: int, watch: _Watch) -> None:
         self.enabled = enabled
         self.total = total
+        self.watch = watch
         self._progress: Any = None
         self._task: Any = None
 
@@ -250,10 +318,12 @@ class _Progress:
         return self
 
     def done(self, task: Task, g: Generated | None) -> None:
+        self.watch.reset(task)
         if self._progress is not None and self._task is not None:
             what = f"last: {g.result.rating}" if g is not None else "timed out"
             self._progress.update(self._task, advance=1, description=what)
 
     def __exit__(self, *exc: object) -> None:
+        self.watch.stop()
         if self._progress is not None:
             self._progress.__exit__(None, None, None)
