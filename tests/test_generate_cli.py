@@ -108,7 +108,8 @@ def test_csv_nt_block_formats(tmp_path: Path) -> None:
     assert out.startswith("3 ") and "." not in out.split()[1]
     code, out, _ = gen("-r", "easy", "-n", "1", "--seed", "5", "--with-solution")
     puzzle, solution = out.split()[:2]
-    assert len(solution) == 81 and all(p in ".0" or p == s for p, s in zip(puzzle, solution))
+    assert len(solution) == 81
+    assert all(p in ".0" or p == s for p, s in zip(puzzle, solution, strict=True))
 
 
 def test_other_sizes_on_the_command_line() -> None:
