@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from pysat.solvers import Solver  # type: ignore[import-untyped]
 
 from .engines.base import given_conflict
 from .engines.sat import base_clauses, resolve_solver
-from .engines.uniqueness import UniquenessOracle, random_symmetry, transform
+from .engines.uniqueness import UniquenessOracle, random_symmetry, shifted, transform
 from .geometry import Geometry, geometry
 
 Values = tuple[int, ...]
@@ -40,11 +41,15 @@ def pair_clauses(geo: Geometry) -> list[tuple[int, int]]:
     return [(-x, -(x + off)) for x in range(1, off + 1)]
 
 
-def _pair_cnf(geo: Geometry) -> list[tuple[int, ...]]:
+def _pair_cnf(geo: Geometry) -> Iterator[Sequence[int]]:
+    """Both grids' clauses (extended encoding) and the pair constraints, lazily."""
     off = geo.ncells * geo.n
     base = base_clauses(geo, "extended")
-    shifted = [tuple(lit + off if lit > 0 else lit - off for lit in cl) for cl in base]
-    return [*base, *shifted, *pair_clauses(geo)]
+    return chain(base, shifted(base, off), pair_clauses(geo))
+
+
+def _pair_cnf_size(geo: Geometry) -> int:
+    return 2 * len(base_clauses(geo, "extended")) + geo.ncells * geo.n
 
 
 def _decode(geo: Geometry, model: Sequence[int]) -> tuple[Values, Values]:
@@ -112,7 +117,7 @@ def solve_pair(geo: Geometry, a_values: Sequence[int], b_values: Sequence[int],
                 break
             s.add_clause(block)
     stats = {"solver": name, "calls": calls, "variables": 2 * off,
-             "clauses": len(cnf) + len(units)}
+             "clauses": _pair_cnf_size(geo) + len(units)}
     return PairResult(len(found), tuple(sorted(found)), limit, time.perf_counter() - t0, stats)
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -73,7 +73,7 @@ class Encoding:
     geo: Geometry
     values: tuple[int, ...]
     nvars: int
-    base: Sequence[Sequence[int]]
+    base: Collection[Sequence[int]]
     units: Sequence[Sequence[int]]
     #: variable -> (cell, value); index 0 unused
     var_cell: Sequence[tuple[int, int]]
@@ -142,7 +142,7 @@ class Encoding:
             w(f"c x(r, c, v) = ((r - 1) * {n} + (c - 1)) * {n} + v; "
               f"the givens are the last {len(self.units)} clauses (units)\n")
         w("c a true variable means: cell (row, column) holds value (values 1..n, A = 10)\n")
-        w("c var <variable> <row> <column> <value>\n")
+        w("c map: each line 'c var X ROW COLUMN VALUE' below names one variable\n")
         for x in range(1, self.nvars + 1):
             c, v = self.var_cell[x]
             w(f"c var {x} {c // n + 1} {c % n + 1} {v}\n")
@@ -160,25 +160,56 @@ def _pairs_amo(lits: Sequence[int]) -> Iterator[tuple[int, int]]:
         yield (-x, -y)
 
 
-@lru_cache(maxsize=16)
-def base_clauses(geo: Geometry, kind: str = "classic") -> tuple[tuple[int, ...], ...]:
-    """The clauses of the ``classic`` (or ``extended``) encoding that do not
-    depend on the givens, computed once per grid shape."""
+def _iter_base(geo: Geometry, kind: str) -> Iterator[tuple[int, ...]]:
     n = geo.n
-    clauses: list[tuple[int, ...]] = []
-    add = clauses.append
     for c in range(geo.ncells):  # at least one value per cell
-        add(tuple(range(c * n + 1, c * n + n + 1)))
+        yield tuple(range(c * n + 1, c * n + n + 1))
     for c in range(geo.ncells):  # at most one value per cell
-        clauses.extend(_pairs_amo(range(c * n + 1, c * n + n + 1)))
+        yield from _pairs_amo(range(c * n + 1, c * n + n + 1))
     for cells in geo.regions:  # each value at most once per row, column, block
         for v in range(1, n + 1):
-            clauses.extend(_pairs_amo([c * n + v for c in cells]))
+            yield from _pairs_amo([c * n + v for c in cells])
     if kind == "extended":  # each value at least once per row, column, block
         for cells in geo.regions:
             for v in range(1, n + 1):
-                add(tuple(c * n + v for c in cells))
-    return tuple(clauses)
+                yield tuple(c * n + v for c in cells)
+
+
+class LazyClauses(Collection[tuple[int, ...]]):
+    """The clauses of a large grid's encoding, generated again at each use
+    instead of being kept in memory (a 36x36 grid has over 3 million)."""
+
+    def __init__(self, geo: Geometry, kind: str) -> None:
+        self.geo = geo
+        self.kind = kind
+
+    def __len__(self) -> int:
+        n = self.geo.n
+        return classic_size(n)[1] + (3 * n * n if self.kind == "extended" else 0)
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return _iter_base(self.geo, self.kind)
+
+    def __contains__(self, clause: object) -> bool:
+        return any(cl == clause for cl in self)
+
+
+#: grids up to this side keep their base clauses in memory
+CACHE_MAX_SIDE = 16
+
+
+@lru_cache(maxsize=16)
+def _cached_base(geo: Geometry, kind: str) -> tuple[tuple[int, ...], ...]:
+    return tuple(_iter_base(geo, kind))
+
+
+def base_clauses(geo: Geometry, kind: str = "classic") -> Collection[tuple[int, ...]]:
+    """The clauses of the ``classic`` (or ``extended``) encoding that do not
+    depend on the givens: computed once per shape up to 16x16, generated
+    on demand for larger grids."""
+    if geo.n <= CACHE_MAX_SIDE:
+        return _cached_base(geo, kind)
+    return LazyClauses(geo, kind)
 
 
 @lru_cache(maxsize=16)

@@ -15,12 +15,21 @@ survives leaves a *minimal* puzzle: no remaining given can be removed.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from pysat.solvers import Solver  # type: ignore[import-untyped]
 
 from ..geometry import Geometry
 from .sat import base_clauses
+
+
+def shifted(clauses: Iterable[Sequence[int]], offset: int) -> Iterator[Sequence[int]]:
+    """The clauses with every variable moved up by ``offset``, generated lazily."""
+    if not offset:
+        yield from clauses
+        return
+    for cl in clauses:
+        yield tuple(lit + offset if lit > 0 else lit - offset for lit in cl)
 
 
 def pattern_solution(geo: Geometry) -> tuple[int, ...]:
@@ -76,11 +85,7 @@ class UniquenessOracle:
         self.nvars = top
         self.solver = Solver(name=solver)
         for geo, off in zip(self.geos, self.offsets, strict=True):
-            if off:
-                self.solver.append_formula([[lit + off if lit > 0 else lit - off for lit in cl]
-                                            for cl in base_clauses(geo, "extended")])
-            else:
-                self.solver.append_formula(base_clauses(geo, "extended"))
+            self.solver.append_formula(shifted(base_clauses(geo, "extended"), off))
         self.solver.append_formula(extra)
         #: (grid, cell) of each given, in a fixed order
         self.cells: list[tuple[int, int]] = [(g, c) for g, geo in enumerate(self.geos)

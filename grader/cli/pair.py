@@ -1,0 +1,247 @@
+"""``pair``: Sudoku pairs -- two grids whose corresponding cells differ.
+
+``pair solve FILE`` fills a pair (or says none exists) and tells whether the
+joint solution is unique; ``pair generate --order K`` makes a pair puzzle with
+a unique joint solution from which no given can be removed."""
+
+from __future__ import annotations
+
+import time
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..engines import EngineError
+from ..engines.render import block_lines, draw, draw_rich, nt_line, side_by_side, token
+from ..formats import Grid, InputError, Record, iter_source
+from ..geometry import Geometry
+from ..pairs import (
+    DEFAULT_PAIR_SOLVER,
+    generate_pair,
+    given_indices,
+    is_pair_solution,
+    pair_oracle,
+    solve_pair,
+)
+from .common import EXIT_NOT_OK, EXIT_OK, box_option, err, fail, out
+
+_SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+app = typer.Typer(
+    name="pair",
+    help="Sudoku pairs: two grids of the same size, each a Sudoku, whose corresponding "
+         "cells must hold different values.  Solved and generated with SAT.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings=_SETTINGS,
+    pretty_exceptions_enable=False,
+)
+
+
+class PairFormat(StrEnum):
+    block = "block"
+    line = "line"
+    nt = "nt"
+
+
+class PairInputFormat(StrEnum):
+    auto = "auto"
+    line = "line"
+    nt = "nt"
+    block = "block"
+    csv = "csv"
+    jsonl = "jsonl"
+
+
+def _render_pair(geo: Geometry, a: tuple[int, ...], b: tuple[int, ...], fmt: str,
+                 empty: str = "0") -> str:
+    if fmt == "nt":
+        return f"{nt_line(geo, a)}\n{nt_line(geo, b)}"
+    if fmt == "line":
+        return f"{token(geo, a, empty)}\n{token(geo, b, empty)}"
+    return "\n".join(block_lines(geo, a, empty)) + "\n\n" + "\n".join(block_lines(geo, b, empty))
+
+
+def _read_pair(path: str, input_format: str, box: tuple[int, int] | None
+               ) -> tuple[Record, Grid, Grid]:
+    try:
+        recs = list(iter_source(path, input_format, box))
+    except InputError as e:
+        fail(str(e))
+    for rec in recs:
+        if rec.grid is None:
+            fail(f"{path}: grid {rec.index} (line {rec.line}) is malformed: {rec.error}",
+                 EXIT_NOT_OK)
+    if len(recs) != 2:
+        fail(f"{path}: a pair is two grids, found {len(recs)}")
+    a, b = recs[0].grid, recs[1].grid
+    assert a is not None and b is not None
+    if a.geo is not b.geo:
+        fail(f"{path}: the two grids differ in size or block shape "
+             f"({a.size}x{a.size} {a.geo.box}, {b.size}x{b.size} {b.geo.box})")
+    return recs[0], a, b
+
+
+@app.command("solve", context_settings=_SETTINGS)
+def solve_command(
+    file: Annotated[str, typer.Argument(
+        help="A file holding both grids (any format: two lines, two \"N T\" lines, two "
+             "blocks; 0 or . for empty), or '-' for standard input.", show_default=False)],
+    pretty: Annotated[bool, typer.Option(
+        "--pretty", help="Draw the two grids side by side.")] = False,
+    count: Annotated[bool, typer.Option(
+        "--count", help="Count the joint solutions (up to --limit).")] = False,
+    limit: Annotated[int | None, typer.Option(
+        "--limit", min=1, show_default="2, or 1000 with --count",
+        help="Stop after this many solutions.")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Also write the filled pair to FILE.")] = None,
+    input_format: Annotated[PairInputFormat, typer.Option(
+        "--input-format", "-i", help="How to read the file.")] = PairInputFormat.auto,
+    box: Annotated[str | None, typer.Option(
+        help="Block shape AxB for rectangular grids, e.g. 3x2.")] = None,
+    sat_solver: Annotated[str, typer.Option(
+        "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
+) -> None:
+    """Fill a Sudoku pair (or say that none exists) and tell whether it is unique.
+
+    Exit status: 0 when the pair has exactly one solution (with --count: when it
+    was counted), 1 when it has none or several, 2 on a usage error."""
+    bx = box_option(box)
+    rec, a, b = _read_pair(file, input_format.value, bx)
+    lim = limit if limit is not None else (1000 if count else 2)
+    try:
+        res = solve_pair(a.geo, a.values, b.values, lim, sat_solver)
+    except EngineError as e:  # an unknown solver name
+        fail(str(e))
+    if count:
+        more = "at least " if res.count >= lim else ""
+        word = "solution" if res.count == 1 else "solutions"
+        out.print(f"{more}{res.count} joint {word}")
+        raise typer.Exit(EXIT_OK)
+    if not res.solutions:
+        err.print("no solution: no pair of grids fills these givens", markup=False)
+        raise typer.Exit(EXIT_NOT_OK)
+    sa, sb = res.solutions[0]
+    assert is_pair_solution(a.geo, a.values, b.values, sa, sb)
+    fmt = rec.format if rec.format in ("nt", "block") else "line"
+    if pretty:
+        left = draw_rich(a.geo, sa, a.values)
+        right = draw_rich(a.geo, sb, b.values)
+        _print_side_by_side(left.plain, right.plain)
+    else:
+        out.print(_render_pair(a.geo, sa, sb, fmt), markup=False, highlight=False)
+    if output is not None:
+        try:
+            output.write_text(_render_pair(a.geo, sa, sb, fmt) + "\n", encoding="utf-8")
+        except OSError as e:
+            fail(f"{output}: cannot write: {e.strerror or e}")
+    if res.count == 1:
+        err.print(f"the pair has exactly one solution ({res.seconds:.2f} s)", markup=False)
+        raise typer.Exit(EXIT_OK)
+    err.print(f"the pair has {'at least ' if res.count >= lim else ''}{res.count} solutions; "
+              f"this is one of them", markup=False)
+    raise typer.Exit(EXIT_NOT_OK)
+
+
+def _print_side_by_side(left: str, right: str) -> None:
+    out.print(side_by_side(left, right), markup=False, highlight=False)
+
+
+@app.command("generate", context_settings=_SETTINGS)
+def generate_command(
+    order: Annotated[int, typer.Option(
+        "--order", "-k", min=2, max=6,
+        help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16, 5: 25x25).")] = 3,
+    seed: Annotated[int, typer.Option(
+        "--seed", help="Random seed: the same seed gives the same pair.")] = 1,
+    output_format: Annotated[PairFormat, typer.Option(
+        "--format", "-f", help="block (two blocks of rows), line (two lines) or nt "
+        "(two \"N T\" lines); 0 for empty.")] = PairFormat.block,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", metavar="FILE", help="Write the pair to FILE instead of standard "
+        "output.")] = None,
+    pretty: Annotated[bool, typer.Option(
+        "--pretty", help="Also draw the two grids side by side (on standard error when "
+        "--output is not given).")] = False,
+    with_solution: Annotated[bool, typer.Option(
+        "--with-solution", help="Also print the joint solution.")] = False,
+    verify: Annotated[bool, typer.Option(
+        "--verify", help="Check the result again: a fresh solver counts the joint solutions "
+        "(exactly one), and removing any single given lets a second solution in.")] = False,
+    sat_solver: Annotated[str, typer.Option(
+        "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")
+                     ] = False,
+) -> None:
+    """Make a Sudoku pair puzzle: a unique joint solution and maximal holes.
+
+    A random solved pair, then every given of both grids tried for removal in a
+    random order, kept only when removing it would let another joint solution in.
+    One SAT solver decides all removals through assumptions (selector literals),
+    without being rebuilt.  Order 3 takes well under a second, order 4 about half
+    a minute."""
+    bar = None
+    task = None
+    if not quiet and err.is_terminal:
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
+
+        bar = Progress(TextColumn(f"order {order} pair"), BarColumn(), TaskProgressColumn(),
+                       TextColumn("{task.completed}/{task.total} givens tried"), console=err,
+                       transient=True)
+        task = bar.add_task("pair", total=2 * order ** 4)
+        bar.start()
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None and task is not None and (done % 8 == 0 or done == total):
+            bar.update(task, completed=done)
+
+    try:
+        gen = generate_pair(order, seed, sat_solver, progress if bar is not None else None)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.stop()
+        err.print("interrupted")
+        raise typer.Exit(130) from None
+    except (EngineError, ValueError) as e:  # an unknown solver name
+        if bar is not None:
+            bar.stop()
+        fail(str(e))
+    finally:
+        if bar is not None:
+            bar.stop()
+    geo = gen.geo
+    text = _render_pair(geo, gen.puzzle_a, gen.puzzle_b, output_format.value)
+    if with_solution:
+        text += "\n\n" if output_format is PairFormat.block else "\n"
+        text += _render_pair(geo, gen.solution_a, gen.solution_b, output_format.value)
+    if output is not None:
+        try:
+            output.write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            fail(f"{output}: cannot write: {e.strerror or e}")
+    else:
+        out.print(text, markup=False, highlight=False)
+    if pretty:
+        pic = side_by_side(draw(geo, gen.puzzle_a), draw(geo, gen.puzzle_b))
+        (out if output is not None else err).print(pic, markup=False, highlight=False)
+    na = sum(1 for v in gen.puzzle_a if v)
+    nb = sum(1 for v in gen.puzzle_b if v)
+    if not quiet:
+        err.print(f"order {order} pair ({geo.n}x{geo.n}), seed {seed}: {gen.givens} givens "
+                  f"({na} + {nb}) of {2 * geo.ncells} cells, {gen.sat_calls} SAT calls, "
+                  f"{gen.seconds:.2f} s" + (f"; wrote {output}" if output else ""),
+                  markup=False, highlight=False)
+    if verify:
+        t0 = time.perf_counter()
+        res = solve_pair(geo, gen.puzzle_a, gen.puzzle_b, 2, sat_solver)
+        with pair_oracle(geo, gen.solution_a, gen.solution_b, sat_solver) as oracle:
+            removable = oracle.removable(given_indices(gen.puzzle_a, gen.puzzle_b))
+        ok = res.count == 1 and not removable
+        err.print(f"verify: {res.count} joint solution{'s' if res.count != 1 else ''}; "
+                  f"{len(removable)} given{'s' if len(removable) != 1 else ''} removable "
+                  f"without losing uniqueness ({time.perf_counter() - t0:.2f} s): "
+                  + ("ok" if ok else "FAILED"), markup=False, highlight=False)
+        raise typer.Exit(EXIT_OK if ok else EXIT_NOT_OK)
