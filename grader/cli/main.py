@@ -26,6 +26,24 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 
 
+#: Optional dependencies (see the extras in pyproject.toml) by top-level module.
+EXTRAS = {"pysat": "sat", "ortools": "cp", "dask": "dask", "distributed": "dask",
+          "matplotlib": "plot"}
+
+
+def _missing(name: str, module: str, extra: str) -> Callable[[], None]:
+    """A stand-in for a command whose optional dependency is not installed."""
+
+    def command() -> None:
+        raise SystemExit(
+            f"{name}: this command needs the '{module}' package; install it with "
+            f"pip install 'sudoku-grader[{extra}]'")
+
+    # "\\[" keeps the brackets from being read as terminal markup in --help
+    command.__doc__ = f"(not installed: needs pip install 'sudoku-grader\\[{extra}]')"
+    return command
+
+
 def _load(name: str) -> tuple[Any, str] | None:
     module, attr, kind = COMMANDS[name]
     try:
@@ -33,6 +51,9 @@ def _load(name: str) -> tuple[Any, str] | None:
     except ModuleNotFoundError as e:
         if e.name == module:
             return None
+        top = (e.name or "").split(".")[0]
+        if top in EXTRAS:
+            return _missing(name, top, EXTRAS[top]), "command"
         raise
     return getattr(mod, attr), kind
 
