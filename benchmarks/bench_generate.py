@@ -13,8 +13,9 @@ passed or ``--max-grids`` grids are made, and prints:
 * the share of the time spent grading: the assessments (exact-solver
   uniqueness checks, rule fixpoints, capped runs of the strategy) plus the
   final full grade of each grid kept; and the share spent in the exact
-  solver outside them (the uniqueness checks of the descents).  The rest is
-  the generator's own work (random full grids, erasure bookkeeping);
+  solver outside them (completing random full grids, the uniqueness checks
+  of the descents, the bottom-up method's additions).  The rest is the
+  generator's own Python (shuffles, erasure bookkeeping);
 * the mean number of givens.
 
 Every grid counted has been re-graded by :class:`grader.grading.Grader` and
@@ -72,7 +73,7 @@ class Timed:
         self.solving = 0.0
         self.calls = 0
         self._inside = False
-        assess, grade, unique = gen.assess, gen.grader.grade_grid, gen._unique
+        assess, grade, solutions = gen.assess, gen.grader.grade_grid, gen._solutions
 
         def grading(fn):  # type: ignore[no-untyped-def]
             def wrapped(*a, **k):  # type: ignore[no-untyped-def]
@@ -86,18 +87,18 @@ class Timed:
                     self.calls += 1
             return wrapped
 
-        def timed_unique(values):  # type: ignore[no-untyped-def]
+        def timed_solutions(*a, **k):  # type: ignore[no-untyped-def]
             if self._inside:
-                return unique(values)
+                return solutions(*a, **k)
             t = time.process_time()
             try:
-                return unique(values)
+                return solutions(*a, **k)
             finally:
                 self.solving += time.process_time() - t
 
         gen.assess = grading(assess)  # type: ignore[method-assign]
         gen.grader.grade_grid = grading(grade)  # type: ignore[method-assign]
-        gen._unique = timed_unique  # type: ignore[method-assign]
+        gen._solutions = timed_solutions  # type: ignore[method-assign]
 
 
 def bench(gen: Generator, target: Target, seed: int, budget: float,

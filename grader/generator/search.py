@@ -177,9 +177,14 @@ class Generator:
         if self._deadline is not None and time.time() >= self._deadline:
             raise Timeout
 
-    def _unique(self, values: list[int]) -> bool:
+    def _solutions(self, values: list[int], limit: int,
+                   max_nodes: int | None = None) -> _solver.SolveResult:
+        """The core's exact solver (the only way the generator calls it)."""
         self.stats.solver_calls += 1
-        return _solver.solve(self.geo, values, 2).count == 1
+        return _solver.solve(self.geo, values, limit, max_nodes)
+
+    def _unique(self, values: list[int]) -> bool:
+        return self._solutions(values, 2).count == 1
 
     def _forced(self, values: list[int], cells: tuple[int, ...]) -> bool:
         """Whether each of the just-erased ``cells`` has a single candidate
@@ -211,8 +216,7 @@ class Generator:
                 rng.shuffle(perm)
                 for c, v in zip(geo.blocks[i * nstacks + i], perm, strict=True):
                     vals[c] = v
-            self.stats.solver_calls += 1
-            res = _solver.solve(geo, vals, 1, max_nodes=50 * geo.ncells)
+            res = self._solutions(vals, 1, max_nodes=50 * geo.ncells)
             solution = res.solution
         relabel = list(range(1, n + 1))
         rng.shuffle(relabel)
@@ -358,8 +362,7 @@ class Generator:
                         break
                     new[c] = allowed[rng.randrange(len(allowed))]
                 else:
-                    self.stats.solver_calls += 1
-                    res = _solver.solve(geo, new, 2)
+                    res = self._solutions(new, 2)
                     if res.count:
                         values, known, placed = new, res.solution, True
                         if res.count == 1:
@@ -368,13 +371,11 @@ class Generator:
                         break
             if not placed:
                 if known is None:
-                    self.stats.solver_calls += 1
-                    known = _solver.solve(geo, values, 1).solution
+                    known = self._solutions(values, 1).solution
                     assert known is not None  # values always keep a solution
                 for c in orbit:
                     values[c] = known[c]
-                self.stats.solver_calls += 1
-                res = _solver.solve(geo, values, 2)
+                res = self._solutions(values, 2)
                 if res.count == 1:
                     assert res.solution is not None
                     return values, res.solution
