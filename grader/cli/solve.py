@@ -215,7 +215,8 @@ def _print_single(o: Outcome, count: bool, listing: bool, pretty: bool, limit: i
     if o.verdict != "ok" and not ((count or listing) and res is not None):
         if count and o.verdict == "contradiction":
             out.print("0 solutions")
-        err.print(f"{o.verdict}: {o.message}", markup=False, highlight=False)
+        where = "" if rec.source == "<argument>" else f"{rec.source}, line {rec.line}: "
+        err.print(f"{where}{o.verdict}: {o.message}", markup=False, highlight=False)
         return
     assert res is not None and rec.grid is not None
     n = res.count

@@ -359,6 +359,7 @@ def plot_trace(trace: Ac3Trace, path: str | Path, title: str = "") -> None:
                   f"{len(starts)} choices, each followed by AC-3)")
     ax.set_ylabel("queue length")
     ax.set_yscale("symlog", linthresh=10)
+    ax.set_ylim(bottom=0)
     ax.set_xlim(0, max(1, len(trace.queue)))
     ax.set_title(title or "AC-3 queue length")
     ax.legend(loc="upper right", fontsize=8)
