@@ -127,6 +127,35 @@ class _Subset(Rule):
     def native(self) -> tuple[int, int, int]:
         return (4 if self.family == "hidden-subset" else 3, self.min_size, self.max_size or 0)
 
+    def find(self, board: Board) -> Iterator[Step]:
+        geo = board.geo
+        states: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        for k in self._sizes(geo.n):
+            for r in range(len(geo.regions)):
+                state = states.get(r)
+                if state is None:
+                    state = states[r] = _region_state(board, r)
+                empties, values, pos = state
+                if k >= len(empties):
+                    continue
+                for cells, vm in self._sets(board, empties, values, pos, k):
+                    elim = self._eliminations(board, empties, cells, vm)
+                    if elim:
+                        yield self.make(
+                            board, eliminations=elim,
+                            pattern=Pattern(cells=tuple((c, "subset") for c in cells),
+                                            regions=((r, "region"),),
+                                            values=tuple(values_of(vm))))
+
+    def _sets(self, board: Board, empties: list[int], values: list[int], pos: list[int],
+              k: int) -> Iterator[tuple[list[int], int]]:
+        """(cells, value mask) of the sets of size k in a region."""
+        raise NotImplementedError
+
+    def _eliminations(self, board: Board, empties: list[int], cells: list[int],
+                      vm: int) -> list[tuple[int, int]]:
+        raise NotImplementedError
+
     def _sizes(self, n: int) -> range:
         hi = self.max_size if self.max_size is not None else n - 1
         return range(self.min_size, hi + 1)
@@ -143,24 +172,17 @@ class NakedSubset(_Subset):
     default_name = "naked subset"
     default_reference = "rules 3.1-3.3"
 
-    def find(self, board: Board) -> Iterator[Step]:
-        geo = board.geo
+    def _sets(self, board: Board, empties: list[int], values: list[int], pos: list[int],
+              k: int) -> Iterator[tuple[list[int], int]]:
+        return _naked_sets(board, empties, values, pos, k)
+
+    def _eliminations(self, board: Board, empties: list[int], cells: list[int],
+                      vm: int) -> list[tuple[int, int]]:
+        """The set's values leave the region's other cells."""
         cands = board.cands
-        for k in self._sizes(geo.n):
-            for r in range(len(geo.regions)):
-                empties, values, pos = _region_state(board, r)
-                if k >= len(empties):
-                    continue
-                for cells, vm in _naked_sets(board, empties, values, pos, k):
-                    inset = set(cells)
-                    elim = [(c, v) for c in empties if c not in inset and cands[c] & vm
-                            for v in values_of(cands[c] & vm)]
-                    if elim:
-                        yield self.make(
-                            board, eliminations=elim,
-                            pattern=Pattern(cells=tuple((c, "subset") for c in cells),
-                                            regions=((r, "region"),),
-                                            values=tuple(values_of(vm))))
+        inset = set(cells)
+        return [(c, v) for c in empties if c not in inset and cands[c] & vm
+                for v in values_of(cands[c] & vm)]
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -197,22 +219,15 @@ class HiddenSubset(_Subset):
     default_name = "hidden subset"
     default_reference = "rules 3.4, 3.5"
 
-    def find(self, board: Board) -> Iterator[Step]:
-        geo = board.geo
+    def _sets(self, board: Board, empties: list[int], values: list[int], pos: list[int],
+              k: int) -> Iterator[tuple[list[int], int]]:
+        return _hidden_sets(board, empties, values, pos, k)
+
+    def _eliminations(self, board: Board, empties: list[int], cells: list[int],
+                      vm: int) -> list[tuple[int, int]]:
+        """Every other value leaves the set's cells."""
         cands = board.cands
-        for k in self._sizes(geo.n):
-            for r in range(len(geo.regions)):
-                empties, values, pos = _region_state(board, r)
-                if k >= len(empties):
-                    continue
-                for cells, vm in _hidden_sets(board, empties, values, pos, k):
-                    elim = [(c, v) for c in cells for v in values_of(cands[c] & ~vm)]
-                    if elim:
-                        yield self.make(
-                            board, eliminations=elim,
-                            pattern=Pattern(cells=tuple((c, "subset") for c in cells),
-                                            regions=((r, "region"),),
-                                            values=tuple(values_of(vm))))
+        return [(c, v) for c in cells for v in values_of(cands[c] & ~vm)]
 
     @staticmethod
     def summarize(step: Step) -> str:
