@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import native
+from .board import Board
 from .geometry import Geometry
+from .propagate import singles_fixpoint
 
 
 @dataclass(frozen=True)
@@ -52,49 +54,7 @@ def _initial(geo: Geometry, values: Sequence[int]) -> tuple[list[int], list[int]
 
 def _propagate(geo: Geometry, vals: list[int], cands: list[int]) -> bool:
     """Naked and hidden singles to a fixpoint; False on a contradiction."""
-    peers, regions, full = geo.peers, geo.regions, geo.full
-    stack = [c for c in range(geo.ncells) if not vals[c] and not cands[c] & (cands[c] - 1)]
-    while True:
-        while stack:
-            c = stack.pop()
-            if vals[c]:
-                continue
-            m = cands[c]
-            if not m:
-                return False
-            vals[c] = m.bit_length()
-            cands[c] = 0
-            for p in peers[c]:
-                pm = cands[p]
-                if pm & m:
-                    pm ^= m
-                    cands[p] = pm
-                    if not pm & (pm - 1):
-                        if not pm:
-                            return False
-                        stack.append(p)
-        for cells in regions:
-            once = twice = placed = 0
-            for c in cells:
-                m = cands[c]
-                if m:
-                    twice |= once & m
-                    once |= m
-                else:
-                    placed |= 1 << (vals[c] - 1) if vals[c] else 0
-            if (once | placed) != full:
-                return False
-            hidden = once & ~twice
-            while hidden:
-                bit = hidden & -hidden
-                hidden ^= bit
-                for c in cells:
-                    if cands[c] & bit:
-                        cands[c] = bit
-                        stack.append(c)
-                        break
-        if not stack:
-            return True
+    return singles_fixpoint(Board(geo, vals, cands)) is None
 
 
 def solve(geo: Geometry, values: Sequence[int], limit: int = 2,
