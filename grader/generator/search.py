@@ -5,42 +5,41 @@ a seed gives the same grid every time:
 
 ``top-down`` (Jussien, section 6.2)
     Start from a random full grid and erase givens (a symmetry orbit at a
-    time) in random order, keeping an erasure only while the solution stays
-    unique and the grid's level does not exceed the band's top.  Keep the
-    grid when it ends in the band, else start again from a new full grid.
+    time) in random order while the solution stays unique.  Keep the grid
+    when it lands in the band, else start again from a new full grid.
 
 ``bottom-up`` (Jussien, section 6.2)
     Start from an empty grid and add random givens (a value its row, column
     and block allow) while the grid still has a solution, until the solution
     is unique; then, while the grid is too hard, add givens of its solution.
-    Keep it when it ends in the band.
+    Keep it when it lands in the band.
 
 ``guided`` (beyond the book)
-    The top-down descent, then, for a grid that ends below the band, a
-    climb: repeatedly put one erased orbit back and erase one or two others,
-    keeping the change when the grid's score (level, then work at that
-    level) does not fall and the level stays within the band's top.  The
-    best near-misses of every attempt are kept in a pool; later attempts
-    mutate them (put back a few givens and descend again) as often as they
-    start from a new full grid.
+    The top-down descent; then, for a grid above the band, put back one
+    erased orbit at a time (in random order) until one brings the grid into
+    the band, and erase again what can go without leaving it.  Minimal grids
+    are mostly very easy or expert and seldom in between, and the neighbours
+    of expert grids one orbit away spread over every level: this reaches the
+    rare bands from the common one.  On grids of side 16 and more the descent
+    also grades every erasure and refuses those that go above the band (their
+    minimal grids are much harder than their easy bands).
 
-How a grid is assessed.  A grid that the rules of levels ``<= L`` solve has
-exactly one solution (every rule is sound) and its level is the highest
-level used; so for a band ``lo..hi`` with ``hi`` below the hierarchy's top,
-one run of the minimal-level strategy capped at ``hi`` decides everything:
-solved at a level ``>= lo`` (in the band), solved lower (below, with its
-score as the distance still to climb) or not solved (too hard or not
-unique).  For a band that reaches the top (``expert``), the run is capped at
-``lo - 1``: not solved there and unique (the exact solver) means in the band.
-The grading calls are therefore the only real cost; every grid kept is
-graded once more in full by :class:`grader.grading.Grader` and must
-re-grade to the band.
+How a grid is assessed.  The rules are monotonic, so the minimal-level
+strategy solves a grid with levels ``<= L`` exactly when the fixpoint of the
+rules of levels ``<= L`` is solved, and a grid that sound rules solve has
+exactly one solution.  For a band ``lo..hi`` a few fixpoints decide "below,
+in or above" (see :mod:`grader.generator.fast`); the exact solver is needed
+only for a band that reaches the top of the hierarchy (``expert``), when the
+rules below ``lo`` do not solve the grid.  The grading calls are therefore
+the cost; every grid kept is graded once more in full by
+:class:`grader.grading.Grader` and must re-grade to the band.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,10 +59,15 @@ METHODS: tuple[str, ...] = ("guided", "top-down", "bottom-up")
 BELOW, IN, ABOVE = 0, 1, 2
 INF = float("inf")
 
+#: exact-solver search nodes per cell before a uniqueness check gives up
+NODES_PER_CELL = 200
+#: exact-solver search nodes to refute one other value of an erased cell
+REFUTE_NODES = 2000
+
 #: the guided descent grades each erasure on grids of this side and more:
 #: their minimal grids are far harder than the easy bands (measured: 16x16
-#: easy 507 grids per CPU minute graded vs 67 erasing to minimal grids; 9x9
-#: very difficult 50 vs 369)
+#: easy 507 grids per CPU minute grading each erasure vs 67 erasing to
+#: minimal grids; but 9x9 very difficult 50 vs 369)
 CAPPED_FROM_SIDE = 16
 
 
@@ -107,21 +111,16 @@ class Settings:
 
 @dataclass
 class Stats:
-    """What a search cost: attempts (fresh or mutated grids), grading calls
-    (capped runs of the strategy), exact-solver calls, climb moves."""
+    """What a search cost: attempts (new full grids), assessments (grading
+    calls: rule fixpoints), exact-solver calls, orbits put back by the guided
+    method, and grids refused at the finish (``--minimal``, givens bounds, or
+    a full grade outside the band, which the tests show never happens)."""
 
     attempts: int = 0
     assessments: int = 0
     solver_calls: int = 0
     moves: int = 0
     rejected: int = 0
-
-    def add(self, other: Stats) -> None:
-        self.attempts += other.attempts
-        self.assessments += other.assessments
-        self.solver_calls += other.solver_calls
-        self.moves += other.moves
-        self.rejected += other.rejected
 
 
 @dataclass
@@ -156,7 +155,7 @@ class Generator:
         settings.check()
         self.settings = settings
         self.geo: Geometry = geometry(settings.a, settings.b)
-        self.grader = Grader(settings.hierarchy)
+        self.grader = Grader(settings.hierarchy, solver=self._verdict_solver)
         self.engine = self.grader.engine
         self.hierarchy = self.grader.hierarchy
         self.top = max(r.level for r in self.hierarchy.rules)
@@ -171,6 +170,11 @@ class Generator:
         self.base = 3 if book_singles else 1
         self.stats = Stats()
         self._deadline: float | None = None
+        #: exact-solver nodes before a uniqueness check gives up (and the
+        #: grid is not kept): plenty for 9x9, bounded for 25x25
+        self.node_budget = NODES_PER_CELL * self.geo.ncells
+        #: the last grid shown unique by refutation, with its solution
+        self._proof: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     # -- helpers -------------------------------------------------------
     def _check_time(self) -> None:
@@ -184,7 +188,67 @@ class Generator:
         return _solver.solve(self.geo, values, limit, max_nodes)
 
     def _unique(self, values: list[int]) -> bool:
-        return self._solutions(values, 2).count == 1
+        """Whether the grid has exactly one solution, as far as the exact
+        solver can tell within its node budget (beyond it: no)."""
+        res = self._solutions(values, 2, self.node_budget)
+        return res.count == 1 and res.nodes <= self.node_budget
+
+    def _unique_without(self, values: list[int], erased: tuple[int, ...],
+                        solution: Sequence[int]) -> bool:
+        """Whether ``values``, a grid with the one solution ``solution`` from
+        which the cells ``erased`` were just erased, still has one solution.
+
+        A second solution would differ from ``solution`` in an erased cell, so
+        on big grids each other value of each erased cell is refuted instead:
+        by the fixpoint of the plain rules (a contradiction), else by the exact
+        solver on that far more constrained grid.  Small grids ask the solver
+        directly (it is faster there)."""
+        geo = self.geo
+        if geo.n < CAPPED_FROM_SIDE:
+            return self._unique(values)
+        top = max(self.closures.levels)
+        peers = geo.peers
+        for c in erased:
+            used = 0
+            for p in peers[c]:
+                if values[p]:
+                    used |= 1 << (values[p] - 1)
+            for v in range(1, geo.n + 1):
+                if v == solution[c] or used >> (v - 1) & 1:
+                    continue
+                self._check_time()
+                trial = values[:]
+                trial[c] = v
+                board, conflict = self.closures.fixpoint(geo, trial, top)
+                if conflict:
+                    continue
+                if all(board.values):
+                    return False  # a second solution
+                res = self._solutions(trial, 1, REFUTE_NODES)
+                if res.count or res.nodes > REFUTE_NODES:
+                    return False  # a second solution, or no proof there is none
+        self._proof = (tuple(values), tuple(solution))
+        return True
+
+    def _verdict_solver(self, geo: Geometry, values: Sequence[int],
+                        limit: int) -> _solver.SolveResult:
+        """The exact solver for the final grades.  On big grids the search
+        can take very long even for a grid that the rules solve; past its
+        node budget, a grid that the rules up to the top plain level solve
+        has exactly that one solution (the rules are sound), else the search
+        goes on without a budget."""
+        res = self._solutions(list(values), limit, self.node_budget)
+        if res.nodes <= self.node_budget:
+            return res
+        if self._proof is not None and self._proof[0] == tuple(values):
+            # the search that made the grid refuted every other value of
+            # the cells it erased last, from a grid with one solution
+            return _solver.SolveResult(1, (self._proof[1],), res.nodes, limit)
+        top = max(self.closures.levels)
+        board, conflict = self.closures.fixpoint(geo, values, top)
+        if not conflict and all(board.values):
+            return _solver.SolveResult(1, (tuple(board.values),), res.nodes, limit)
+        return self._solutions(list(values), limit)
 
     def _forced(self, values: list[int], cells: tuple[int, ...]) -> bool:
         """Whether each of the just-erased ``cells`` has a single candidate
@@ -236,10 +300,11 @@ class Generator:
             lines.extend(inner)
         return lines
 
-    def assess(self, values: list[int], target: Target,
-               unique: bool = False) -> tuple[int, float]:
+    def assess(self, values: list[int], target: Target, unique: bool = False,
+               check: Callable[[], bool] | None = None) -> tuple[int, float]:
         """``(BELOW | IN | ABOVE, distance)`` of a grid for ``target``
-        (``unique``: the caller knows the grid has one solution).
+        (``unique``: the caller knows the grid has one solution; ``check``:
+        how to find out, instead of asking the exact solver).
 
         ABOVE also means "not unique" (distance ``inf`` when that is what was
         found).  The distance (0 in the band) says how far off the grid is:
@@ -289,7 +354,7 @@ class Generator:
                 solved, _ = self._solved_at(closure, lo - 1)
                 if solved:
                     return BELOW, 10.0 * (lo - self._level_below(closure, lo))
-            if not unique and not self._unique(values):
+            if not unique and not (check() if check is not None else self._unique(values)):
                 return ABOVE, INF
             return IN, 0.0
         return BELOW, 10.0 * (lo - self._level_below(closure, lo))
@@ -315,7 +380,7 @@ class Generator:
 
     # -- the moves -----------------------------------------------------
     def descend(self, values: list[int], target: Target, rng: random.Random,
-                capped: bool = False) -> list[int]:
+                capped: bool = False, solution: Sequence[int] | None = None) -> list[int]:
         """Erase orbits in random order while the grid stays unique (and,
         when ``capped``, not above the band)."""
         order = [o for o in self.orbits if values[o[0]]]
@@ -327,11 +392,18 @@ class Generator:
             new = values[:]
             for c in orbit:
                 new[c] = 0
+            forced = self._forced(new, orbit)
+            if solution is None:
+                check = None
+            else:
+                def check(new: list[int] = new, orbit: tuple[int, ...] = orbit) -> bool:
+                    assert solution is not None
+                    return self._unique_without(new, orbit, solution)
             if capped:
-                ok = self.assess(new, target, unique=self._forced(new, orbit))[0] != ABOVE
+                ok = self.assess(new, target, unique=forced, check=check)[0] != ABOVE
             else:
                 self._check_time()
-                ok = self._forced(new, orbit) or self._unique(new)
+                ok = forced or (check() if check is not None else self._unique(new))
             if ok:
                 values = new
                 givens -= len(orbit)
@@ -362,10 +434,10 @@ class Generator:
                         break
                     new[c] = allowed[rng.randrange(len(allowed))]
                 else:
-                    res = self._solutions(new, 2)
+                    res = self._solutions(new, 2, self.node_budget)
                     if res.count:
                         values, known, placed = new, res.solution, True
-                        if res.count == 1:
+                        if res.count == 1 and res.nodes <= self.node_budget:
                             assert known is not None
                             return values, known
                         break
@@ -375,8 +447,8 @@ class Generator:
                     assert known is not None  # values always keep a solution
                 for c in orbit:
                     values[c] = known[c]
-                res = self._solutions(values, 2)
-                if res.count == 1:
+                res = self._solutions(values, 2, self.node_budget)
+                if res.count == 1 and res.nodes <= self.node_budget:
                     assert res.solution is not None
                     return values, res.solution
         raise AssertionError("a full grid has one solution")  # pragma: no cover
@@ -459,7 +531,7 @@ class Generator:
             self._check_time()
             self.stats.attempts += 1
             solution = self.random_solution(rng)
-            values = self.descend(list(solution), target, rng, capped=False)
+            values = self.descend(list(solution), target, rng, solution=solution)
             if self.assess(values, target)[0] == IN:
                 made = self.finish(values, solution, target, rng)
                 if made is not None:
@@ -487,12 +559,20 @@ class Generator:
             self._check_time()
             self.stats.attempts += 1
             solution = self.random_solution(rng)
-            values = self.descend(list(solution), target, rng, capped=self.capped(target))
-            status, distance = self.assess(values, target)
+            if self.pushed(target):
+                below = Target(1, target.lo - 1, "below")
+                values = self.descend(list(solution), below, rng, capped=True,
+                                      solution=solution)
+                values, status = self.push(values, solution, target, rng)
+                distance = 0.0
+            else:
+                values = self.descend(list(solution), target, rng, capped=self.capped(target),
+                                      solution=solution)
+                status, distance = self.assess(values, target)
             if status == ABOVE and distance < INF:
                 values, status = self.ease(values, solution, target, rng)
                 if status == IN:
-                    values = self.descend(values, target, rng, capped=True)
+                    values = self.descend(values, target, rng, capped=True, solution=solution)
             if status == IN:
                 made = self.finish(values, solution, target, rng)
                 if made is not None:
@@ -502,6 +582,35 @@ class Generator:
         """Whether the guided descent grades each erasure (refusing those that
         go above the band) instead of only keeping the solution unique."""
         return self.geo.n >= CAPPED_FROM_SIDE and target.hi < self.top
+
+    def pushed(self, target: Target) -> bool:
+        """Whether the guided method reaches a band at the top from below: on
+        big grids, where the exact solver is slow near minimal grids, descend
+        while the rules below the band still solve the grid (no solver
+        needed), then erase one more orbit (see :meth:`push`)."""
+        return (self.geo.n >= CAPPED_FROM_SIDE and target.hi >= self.top
+                and target.lo > self.base)
+
+    def push(self, values: list[int], solution: Sequence[int], target: Target,
+             rng: random.Random) -> tuple[list[int], int]:
+        """From a grid just below the band: erase each remaining orbit in turn
+        (in random order) until one takes the grid into the band."""
+        present = [o for o in self.orbits if values[o[0]]]
+        rng.shuffle(present)
+        givens = sum(1 for v in values if v)
+        for orbit in present:
+            if not self._can_erase(givens, orbit):
+                continue
+            self.stats.moves += 1
+            new = values[:]
+            for c in orbit:
+                new[c] = 0
+            def check(new: list[int] = new, orbit: tuple[int, ...] = orbit) -> bool:
+                return self._unique_without(new, orbit, solution)
+
+            if self.assess(new, target, check=check)[0] == IN:
+                return new, IN
+        return values, BELOW
 
     def ease(self, values: list[int], solution: tuple[int, ...], target: Target,
              rng: random.Random) -> tuple[list[int], int]:
