@@ -19,13 +19,26 @@ body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 2em; colo
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 p.meta { color: #6c757d; margin-top: 0; }
 section.puzzles, section.solutions { display: flex; flex-wrap: wrap; gap: 2em 3em; }
+section.puzzles figure { width: 340px; }
+section.solutions figure { width: 200px; }
 figure { margin: 0; break-inside: avoid; page-break-inside: avoid; }
 figcaption { margin-top: 0.4em; font-size: 0.95em; }
 figcaption .rating { font-weight: bold; text-transform: capitalize; }
 section.solutions figure svg { width: 200px; height: 200px; }
 h2.solutions { page-break-before: always; break-before: page; }
-@media print { body { margin: 0; } }
-@page { margin: 15mm; }
+@page { size: A4; margin: 12mm; }
+@media print {
+  body { margin: 0; }
+  h1 { font-size: 16pt; margin: 0 0 1mm 0; }
+  p.meta { font-size: 8pt; margin-bottom: 4mm; }
+  section.puzzles, section.solutions { gap: 5mm 14mm; }
+  section.puzzles figure { width: 72mm; }
+  section.puzzles figure svg { width: 72mm; height: 72mm; }
+  section.solutions figure { width: 52mm; }
+  section.solutions figure svg { width: 52mm; height: 52mm; }
+  figcaption { font-size: 9pt; margin-top: 1mm; }
+  h2.solutions { margin-top: 0; }
+}
 """
 
 
