@@ -1153,15 +1153,25 @@ typedef struct {
     const Geo *g;
     int limit, count;
     long nodes, max_nodes;
-    uint8_t *sols; /* limit * nc */
+    uint8_t *sols;  /* limit * nc */
+    const Rules *P; /* propagation at each node besides the singles */
 } SolveCtx;
+
+/* Candidate lines and pairs prune large grids a great deal more than they
+   cost; 9x9 searches are shallow enough for the singles alone. */
+static const Rules SOLVER_BIG = {3, {{FAM_LINES, 0, 0}, {FAM_NAKED, 2, 2}, {FAM_HIDDEN, 2, 2}},
+                                 0, 0, 2};
+static const Rules SOLVER_SMALL = {0, {{0, 0, 0}}, 0, 0, 2};
 
 static void solve_rec(SolveCtx *x, State *st) {
     const Geo *g = x->g;
     if (x->count >= x->limit) return;
     if (x->max_nodes >= 0 && x->nodes >= x->max_nodes) { x->nodes++; return; }
     x->nodes++;
-    if (singles(g, st, 1)) return;
+    st_all_dirty(g, st);
+    if (fix(g, st, x->P)) return;
+    /* branch on the cell with fewest candidates, or on the value with fewest
+       places in a region when that is fewer */
     int best = -1, bn = 99;
     for (int c = 0; c < g->nc; c++) {
         if (st->v[c]) continue;
@@ -1173,15 +1183,40 @@ static void solve_rec(SolveCtx *x, State *st) {
         x->count++;
         return;
     }
-    M m = st->c[best];
+    int breg = -1, bval = 0;
+    if (bn > 2) {
+        for (int r = 0; r < g->nr && bn > 2; r++) {
+            M uni = 0;
+            for (int j = 0; j < g->n; j++) uni |= st->c[g->reg[r][j]];
+            while (uni) {
+                M bit = uni & (~uni + 1);
+                uni ^= bit;
+                int k = 0;
+                for (int j = 0; j < g->n; j++) k += (st->c[g->reg[r][j]] & bit) != 0;
+                if (k < bn) { bn = k; breg = r; bval = lowv(bit); if (k == 2) break; }
+            }
+        }
+    }
     State *child = malloc(sizeof(State));
     if (!child) return;
-    while (m && x->count < x->limit) {
-        M bit = m & (~m + 1);
-        m ^= bit;
-        st_copy(g, child, st);
-        child->c[best] = bit;
-        solve_rec(x, child);
+    if (breg >= 0) {
+        M bit = (M)1 << (bval - 1);
+        for (int j = 0; j < g->n && x->count < x->limit; j++) {
+            int c = g->reg[breg][j];
+            if (!(st->c[c] & bit)) continue;
+            st_copy(g, child, st);
+            child->c[c] = bit;
+            solve_rec(x, child);
+        }
+    } else {
+        M m = st->c[best];
+        while (m && x->count < x->limit) {
+            M bit = m & (~m + 1);
+            m ^= bit;
+            st_copy(g, child, st);
+            child->c[best] = bit;
+            solve_rec(x, child);
+        }
     }
     free(child);
 }
@@ -1472,7 +1507,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     }
     Py_DECREF(fv);
     if (PyErr_Occurred()) { free(st); free(sols); return NULL; }
-    SolveCtx x = {g, limit, 0, 0, max_nodes, sols};
+    SolveCtx x = {g, limit, 0, 0, max_nodes, sols, g->n >= 12 ? &SOLVER_BIG : &SOLVER_SMALL};
     if (!bad) {
         Py_BEGIN_ALLOW_THREADS
         solve_rec(&x, st);
