@@ -1,9 +1,9 @@
 """Interchangeable exact solvers ("engines") behind one interface.
 
->>> from grader.engines import get_engine
->>> engine = get_engine("sat")
->>> res = engine.solve(grid.geo, grid.values, limit=2)   # an EngineResult
->>> Grader(solver=get_engine("cp"))                      # verdicts by CP-SAT
+    from grader.engines import get_engine
+    engine = get_engine("sat")
+    res = engine.solve(grid.geo, grid.values, limit=2)   # an EngineResult
+    Grader(solver=get_engine("cp"))                      # verdicts by CP-SAT
 
 ``ENGINES`` maps each name to a one-line description; ``get_engine(name)``
 builds the engine (importing its optional dependency only then).  Every
