@@ -42,9 +42,11 @@ class Trace:
 class Engine:
     """Rules built from a hierarchy table, ready to solve boards.
 
-    ``record``: trial steps carry the chains of sub-steps of their branches
-    (what explanations show).  Grading turns it off: the steps, their levels
-    and the rating are the same, only the chains are not kept.
+    ``record``: steps carry what only explanations use: the chains of
+    sub-steps of trial branches, and the annotations of single steps (the
+    other regions where a value is single, the cells that exclude the other
+    candidates).  Grading turns it off: the steps, their levels and the rating
+    are the same, only those details are not kept.
 
     Debug mode: pass the solution to :meth:`steps` or :meth:`solve` and every
     step's placements and eliminations are checked against it, a
@@ -58,7 +60,8 @@ class Engine:
         specs = self.hierarchy.ordered()
         self._classes = [(spec, rule_class(spec.plugin)) for spec in specs]
         self.base: tuple[Rule, ...] = tuple(
-            cls(spec) for spec, cls in self._classes if cls.kind != "trial")
+            cls(spec, RuleContext(options=dict(self.options)))
+            for spec, cls in self._classes if cls.kind != "trial")
         self._depth_rules: dict[int, tuple[Rule, ...]] = {}
         self._upto_cache: dict[tuple[int, int | None], tuple[Rule, ...]] = {}
         has_trials = any(cls.kind == "trial" for _, cls in self._classes)

@@ -29,7 +29,8 @@ class RuleContext:
 
     ``propagation``: the rules a trial applies to a fixpoint inside each branch.
     ``depth``: nesting depth of a trial rule (1 = its propagation has no trials).
-    ``options``: trial options from the hierarchy (pivot size, ...)."""
+    ``options``: the engine's options: the hierarchy's trial options (pivot
+    size, ...) and ``record`` (keep what only explanations use)."""
 
     propagation: tuple[Rule, ...] = ()
     depth: int = 1
@@ -55,6 +56,12 @@ class Rule:
         self.reference = spec.reference or self.default_reference
         self.params: dict[str, Any] = dict(spec.params)
         self.context = context or RuleContext()
+
+    @property
+    def record(self) -> bool:
+        """Whether steps should carry what only explanations use (the engine's
+        ``record`` option, on unless the engine only grades)."""
+        return bool(self.context.options.get("record", True))
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -13,24 +13,35 @@ from grader.steps import Pattern, Step
 def _excluders(board: Board, value: int, cells: list[int]) -> tuple[int, ...]:
     """For each cell of ``cells``, a placed peer holding ``value`` (the cell
     that excludes it), deduplicated, in cell order."""
-    peer_sets = board.geo.peer_sets
+    geo = board.geo
     vals = board.values
-    placed: list[int] = []  # cells holding value, ascending
+    row_of, col_of, blk_of = geo.cell_row, geo.cell_col, geo.cell_block
+    # where value is placed, by row, column and block (once each at most)
+    rows: dict[int, int] = {}
+    cols: dict[int, int] = {}
+    blks: dict[int, int] = {}
     p = -1
     try:
         while True:
             p = vals.index(value, p + 1)
-            placed.append(p)
+            rows[row_of[p]] = p
+            cols[col_of[p]] = p
+            blks[blk_of[p]] = p
     except ValueError:
         pass
     out: set[int] = set()
     for c in cells:
-        ps = peer_sets[c]
-        for p in placed:  # the first placed peer in cell order, as the peers list
-            if p in ps:
-                out.add(p)
-                break
+        # the first placed peer in cell order
+        best = -1
+        for q in (rows.get(row_of[c], -1), cols.get(col_of[c], -1), blks.get(blk_of[c], -1)):
+            if q >= 0 and (best < 0 or q < best):
+                best = q
+        if best >= 0:
+            out.add(best)
     return tuple(sorted(out))
+
+
+_ORDERS: dict[int, tuple[int, ...]] = {}
 
 
 class SinglePosition(Rule):
@@ -72,6 +83,9 @@ class SinglePosition(Rule):
         return (0, 1, 0)
 
     def _step(self, board: Board, region: int, cell: int, v: int) -> Step:
+        if not self.record:
+            return self.make(board, placements=((cell, v),), pattern=Pattern(
+                cells=((cell, "target"),), regions=((region, "region"),), values=(v,)))
         geo = board.geo
         vals, cands = board.values, board.cands
         bit = 1 << (v - 1)
@@ -98,9 +112,13 @@ class SinglePosition(Rule):
         )
 
     @staticmethod
-    def _order(n: int) -> range | list[int]:
+    def _order(n: int) -> tuple[int, ...]:
         """Region ids in search order: columns, rows, blocks."""
-        return list(range(n, 2 * n)) + list(range(n)) + list(range(2 * n, 3 * n))
+        order = _ORDERS.get(n)
+        if order is None:
+            order = _ORDERS[n] = tuple(range(n, 2 * n)) + tuple(range(n)) + tuple(
+                range(2 * n, 3 * n))
+        return order
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -155,6 +173,9 @@ class SingleCandidate(Rule):
         return (0, 2, 0)
 
     def _step(self, board: Board, cell: int, v: int) -> Step:
+        if not self.record:
+            return self.make(board, placements=((cell, v),),
+                             pattern=Pattern(cells=((cell, "target"),), values=(v,)))
         geo = board.geo
         vals = board.values
         seen: dict[int, int] = {}

@@ -80,12 +80,6 @@ class _Trial(Rule):
     def depth(self) -> int:
         return self.context.depth
 
-    @property
-    def record(self) -> bool:
-        """Whether branches carry their chains of sub-steps (the engine's
-        ``record`` option: on for explanations, off for bulk grading, where
-        only the deduction and its level matter)."""
-        return bool(self.context.options.get("record", True))
 
     def native(self) -> tuple[str, int, int]:
         kind = "disj" if self.family == "disjunctive-construction" else "reductio"
