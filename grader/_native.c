@@ -25,7 +25,7 @@ typedef uint64_t M;
 #define MAXRULES 32
 
 /* work counters, read by stats() (for benchmarks) */
-static unsigned long long n_fix, n_closure[8], n_trial_pass;
+static unsigned long long n_fix, n_closure[8], n_trial_pass, n_closure_true[8];
 
 static inline int popc(M x) { return __builtin_popcountll(x); }
 static inline int lowv(M x) { return __builtin_ctzll(x) + 1; } /* value of lowest bit */
@@ -863,6 +863,33 @@ static int eval_pivot(const Geo *g, State *st, const Pivot *pv, const Rules *P, 
         if (!branch(g, st, P, d, clean, NULL, m, pv->cell[i], pv->val[i], &br[i], &bs[i]))
             alive[nalive++] = i;
     }
+    if (ntrue >= 0 && nalive > 0) {
+        /* A common conclusion holds in every surviving branch, the true one
+           included, whose closure agrees with the solution: so it must be a
+           true placement or the elimination of a false candidate that the
+           other survivors already share.  When there is none, the costly
+           closure of the true branch is not needed. */
+        int possible = 0;
+        for (int c = 0; c < g->nc && !possible; c++) {
+            if (st->v[c]) continue;
+            int v = bs[alive[0]]->v[c];
+            if (v && v == sol[c]) {
+                int all = 1;
+                for (int j = 1; j < nalive; j++)
+                    if (bs[alive[j]]->v[c] != v) { all = 0; break; }
+                if (all) possible = 1;
+            }
+            if (possible) break;
+            M mk = st->c[c] & ~((M)1 << (sol[c] - 1));
+            for (int j = 0; j < nalive && mk; j++) {
+                const State *s2 = bs[alive[j]];
+                mk &= ~s2->c[c];
+                if (s2->v[c]) mk &= ~((M)1 << (s2->v[c] - 1));
+            }
+            if (mk) possible = 1;
+        }
+        if (!possible) { free(br); return 0; }
+    }
     if (ntrue >= 0) {
         if (nalive == 0) {
             alive[nalive++] = ntrue; /* its closure is not needed */
@@ -1137,6 +1164,7 @@ static int trial_pass(const Geo *g, State *st, const Rules *P, int d, const uint
    sol, when not NULL, is the solution and agrees with st. 1 on contradiction. */
 static int closure(const Geo *g, State *st, const Rules *P, int d, const uint8_t *sol) {
     n_closure[d < 7 ? d : 7]++;
+    if (sol) n_closure_true[d < 7 ? d : 7]++;
     for (;;) {
         if (fix(g, st, P)) return 1;
         if (d <= 0) return 0;
@@ -1526,9 +1554,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 /* stats() -> dict of work counters since the module was loaded */
 static PyObject *py_stats(PyObject *self, PyObject *args) {
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K}", "fix", n_fix, "trial_pass", n_trial_pass,
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "fix", n_fix, "trial_pass", n_trial_pass,
                          "closure0", n_closure[0], "closure1", n_closure[1], "closure2",
-                         n_closure[2]);
+                         n_closure[2], "closure1_true", n_closure_true[1]);
 }
 
 static PyMethodDef methods[] = {
