@@ -377,14 +377,18 @@ class ProcessPool:
         if self.timeout is not None and timed:
             nearest = min(w.started + self.timeout for w in timed) - now
             wait_for = max(0.0, nearest) if wait_for is None else min(wait_for, max(0.0, nearest))
-        ready = {id(key.data) for key, _ in self.selector.select(wait_for)}
+        events = self.selector.select(wait_for)
+        readable = {id(key.data) for key, _ in events if key.fileobj is key.data.conn}
+        exited = {id(key.data) for key, _ in events if key.fileobj is not key.data.conn}
         out: list[Result] = []
         for w in busy:
             dead = False
-            if id(w) in ready:
+            if id(w) in readable:
+                # One message per wake-up: the selector is level-triggered, so a
+                # second message already waiting wakes the next call at once
+                # (cheaper than polling the pipe, which builds a selector each time).
                 try:
-                    while w.queue and w.conn.poll():
-                        msg = w.conn.recv()
+                    for msg in (w.conn.recv(),):
                         if isinstance(msg, tuple):
                             if msg[0] == "fatal":
                                 raise WorkerFailed(f"a worker could not start: {msg[1]}")
@@ -400,7 +404,8 @@ class ProcessPool:
                         w.started = time.monotonic()
                 except (EOFError, OSError):
                     dead = True
-            if not dead and w.queue and not w.proc.is_alive():
+            if (not dead and w.queue and id(w) in exited and id(w) not in readable
+                    and not w.proc.is_alive()):
                 dead = True
             if dead:
                 task = w.queue.popleft()

@@ -136,6 +136,10 @@ def parse_grid_token(token: str, box: tuple[int, int] | None = None,
         a, b = default_box(n)
     geo = geometry(a, b)
     lookup = _lookup(n)
+    try:
+        return Grid(geo, tuple([lookup[ch] for ch in token]))
+    except KeyError:
+        pass  # find and name the first bad symbol
     values = []
     for i, ch in enumerate(token):
         v = lookup.get(ch)
@@ -163,10 +167,13 @@ def _lookup(n: int) -> dict[str, int]:
     return t
 
 
+_DROP_GRID_CHARS = str.maketrans("", "", "".join(_GRID_CHARS))
+
+
 def _looks_like_grid(token: str) -> bool:
     if len(token) < 16:
         return False
-    good = sum(1 for ch in token if ch in _GRID_CHARS)
+    good = len(token) - len(token.translate(_DROP_GRID_CHARS))
     return good * 2 >= len(token)
 
 
