@@ -161,6 +161,12 @@ def test_exact_solver_agrees_with_python():
         b = solve_python(grid.geo, grid.values, 2)
         assert a.count == b.count == 1
         assert a.solution == b.solution
+    # the same search: several solutions come in the same order, at every size
+    for text in ("." * 81, "1" + "." * 143, "." * 256):
+        grid = parse_grid_token(text)
+        a = solve(grid.geo, grid.values, 4)
+        b = solve_python(grid.geo, grid.values, 4)
+        assert a.count == b.count == 4 and a.solutions == b.solutions
     # two solutions, and none
     grid = parse_grid_token("." * 81)
     assert solve(grid.geo, grid.values, 2).count == 2
