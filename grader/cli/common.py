@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import NoReturn
 
@@ -10,9 +11,24 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..formats import FORMATS
 from ..geometry import parse_box
 from ..hierarchy import Hierarchy, HierarchyError, load_hierarchy
 from ..plugins import PluginError
+
+
+class InputFormat(StrEnum):
+    """``--input-format`` of the commands that read grids (see grader.formats)."""
+
+    auto = "auto"
+    line = "line"
+    nt = "nt"
+    block = "block"
+    csv = "csv"
+    jsonl = "jsonl"
+
+
+assert tuple(f.value for f in InputFormat) == FORMATS
 
 #: Exit status: every grid ok / some grid not ok / usage error or unreadable input.
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE = 0, 1, 2

@@ -45,13 +45,14 @@ from ..batch import (
     run,
     sort_output_file,
 )
-from ..formats import FORMATS, InputError, Record
+from ..formats import InputError, Record
 from ..grading import GradeResult
 from ..hierarchy import Hierarchy
 from .common import (
     EXIT_NOT_OK,
     EXIT_OK,
     EXIT_USAGE,
+    InputFormat,
     box_option,
     check_plugins,
     err,
@@ -67,16 +68,6 @@ class OutputFormat(StrEnum):
     csv = "csv"
 
 
-class InputFormat(StrEnum):
-    auto = "auto"
-    line = "line"
-    nt = "nt"
-    block = "block"
-    csv = "csv"
-    jsonl = "jsonl"
-
-
-assert tuple(f.value for f in InputFormat) == FORMATS
 
 
 def _result_row(r: GradeResult) -> list[Text]:

@@ -25,7 +25,7 @@ from ..pairs import (
     pair_oracle,
     solve_pair,
 )
-from .common import EXIT_NOT_OK, EXIT_OK, box_option, err, fail, out
+from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -44,15 +44,6 @@ class PairFormat(StrEnum):
     block = "block"
     line = "line"
     nt = "nt"
-
-
-class PairInputFormat(StrEnum):
-    auto = "auto"
-    line = "line"
-    nt = "nt"
-    block = "block"
-    csv = "csv"
-    jsonl = "jsonl"
 
 
 def _render_pair(geo: Geometry, a: tuple[int, ...], b: tuple[int, ...], fmt: str,
@@ -98,8 +89,8 @@ def solve_command(
         help="Stop after this many solutions.")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", help="Also write the filled pair to FILE.")] = None,
-    input_format: Annotated[PairInputFormat, typer.Option(
-        "--input-format", "-i", help="How to read the file.")] = PairInputFormat.auto,
+    input_format: Annotated[InputFormat, typer.Option(
+        "--input-format", "-i", help="How to read the file.")] = InputFormat.auto,
     box: Annotated[str | None, typer.Option(
         help="Block shape AxB for rectangular grids, e.g. 3x2.")] = None,
     sat_solver: Annotated[str, typer.Option(

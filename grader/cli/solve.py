@@ -21,16 +21,7 @@ from ..board import Board
 from ..engines import ENGINES, EngineError, EngineResult, ExactEngine, get_engine, is_solution
 from ..engines.render import draw, draw_rich, in_record_format
 from ..formats import InputError, Record, iter_source
-from .common import EXIT_NOT_OK, EXIT_OK, box_option, err, fail, out
-
-
-class InputFormat(StrEnum):
-    auto = "auto"
-    line = "line"
-    nt = "nt"
-    block = "block"
-    csv = "csv"
-    jsonl = "jsonl"
+from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
 
 
 class ReportFormat(StrEnum):
