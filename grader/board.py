@@ -56,15 +56,18 @@ class Board:
         if len(values) != n2:
             raise ValueError(f"expected {n2} values, got {len(values)}")
         vals = list(values)
+        # a cell's candidates: the values none of its row, column and block holds
+        used = []
+        for cells in geo.regions:
+            m = 0
+            for c in cells:
+                v = vals[c]
+                if v:
+                    m |= 1 << (v - 1)
+            used.append(m)
         full = geo.full
-        cands = [0 if v else full for v in vals]
-        peers = geo.peers
-        for c in range(n2):
-            v = vals[c]
-            if v:
-                nb = ~(1 << (v - 1))
-                for p in peers[c]:
-                    cands[p] &= nb
+        cands = [0 if v else full & ~(used[r0] | used[r1] | used[r2])
+                 for v, (r0, r1, r2) in zip(vals, geo.cell_regions, strict=True)]
         return cls(geo, vals, cands)
 
     @classmethod

@@ -105,23 +105,6 @@ def singles_closure(geo: Geometry, values: Sequence[int]) -> tuple[int, list[int
     return (2 if not left else 3), vals, by_level1
 
 
-def board_of(geo: Geometry, values: Sequence[int]) -> Board:
-    """``Board.from_values`` for grids without repeated givens, faster: the
-    candidates of a cell are the values its row, column and block lack."""
-    used = [0] * (3 * geo.n)
-    for r, cells in enumerate(geo.regions):
-        m = 0
-        for c in cells:
-            v = values[c]
-            if v:
-                m |= 1 << (v - 1)
-        used[r] = m
-    full = geo.full
-    cands = [0 if v else full & ~(used[r0] | used[r1] | used[r2])
-             for v, (r0, r1, r2) in zip(values, geo.cell_regions, strict=True)]
-    return Board(geo, list(values), cands)
-
-
 class Closures:
     """Fixpoints of the non-trial rules up to a level, on a grid's givens.
 
@@ -153,7 +136,7 @@ class Closures:
     def fixpoint(self, geo: Geometry, values: Sequence[int], cap: int) -> tuple[Board, bool]:
         """The board at the fixpoint of levels ``<= cap``, and whether it
         holds a contradiction."""
-        board = board_of(geo, values)
+        board = Board.from_values(geo, values)
         rules, prog = self._rules(cap)
         if prog is not None:
             return board, prog.closure(board)
