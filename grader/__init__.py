@@ -8,7 +8,7 @@ from .board import Board, Contradiction
 from .engine import Engine, Trace
 from .formats import Grid, Record, iter_source, parse_grid_token
 from .geometry import Geometry, geometry, geometry_for_size
-from .grading import GradeResult, Grader
+from .grading import Grader, GradeResult
 from .hierarchy import Hierarchy, RuleSpec, load_hierarchy
 from .rule import Rule, RuleContext
 from .steps import Branch, Conflict, Pattern, Step

@@ -777,7 +777,13 @@ typedef struct {
     int kept;
 } Memo;
 
-static Memo memo_store;
+/* one memo per thread: calls release the GIL, and Dask runs grids in threads */
+#if defined(_MSC_VER)
+#define THREAD_LOCAL __declspec(thread)
+#else
+#define THREAD_LOCAL __thread
+#endif
+static THREAD_LOCAL Memo memo_store;
 
 static void memo_reset(Memo *m) {
     if (m->res) {

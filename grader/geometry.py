@@ -9,7 +9,7 @@ value ``v`` is bit ``v - 1`` of a candidate mask.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from math import isqrt
 
 #: Symbols for values 1..n: digits, then letters (A = 10).
@@ -131,7 +131,7 @@ class Geometry:
         return f"{self.a}x{self.b}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(a: int, b: int) -> Geometry:
     """The shared :class:`Geometry` for blocks of ``a`` rows by ``b`` columns."""
     return Geometry(a, b)
