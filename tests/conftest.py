@@ -152,3 +152,23 @@ def figures() -> dict[str, dict]:
 @pytest.fixture(scope="session")
 def calibration() -> list[dict]:
     return book_calibration()
+
+
+# --- bulk rating: one small collection graded serially, shared by the bulk tests
+
+
+@pytest.fixture(scope="session")
+def medium60(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first 60 grids of the bundled medium sample, as a file."""
+    from bulk_helpers import PUZZLES, first_grids
+    return first_grids(PUZZLES / "se-medium-500.txt", 60,
+                       tmp_path_factory.mktemp("bulk") / "medium60.txt")
+
+
+@pytest.fixture(scope="session")
+def serial60(medium60: Path) -> list[dict]:
+    """`grade -j 1` of medium60, the reference for parallel and resumed runs."""
+    from bulk_helpers import grade, jsonl
+    p = grade(str(medium60), "-f", "jsonl", "-j", "1")
+    assert p.returncode == 0, p.stderr
+    return jsonl(p.stdout)

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bulk_helpers import PUZZLES, first_grids, grade, jsonl, without_seconds
+from bulk_helpers import PUZZLES, grade, jsonl, without_seconds
 
 from grader.batch import (
     GradeConfig,
@@ -22,17 +22,6 @@ from grader.hierarchy import default_hierarchy
 
 MEDIUM = PUZZLES / "se-medium-500.txt"
 
-
-@pytest.fixture(scope="module")
-def medium60(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return first_grids(MEDIUM, 60, tmp_path_factory.mktemp("bulk") / "medium60.txt")
-
-
-@pytest.fixture(scope="module")
-def serial60(medium60: Path) -> list[dict]:
-    p = grade(str(medium60), "-f", "jsonl", "-j", "1")
-    assert p.returncode == 0, p.stderr
-    return jsonl(p.stdout)
 
 
 # -- parallel, ordered, streaming ----------------------------------------------------

@@ -21,17 +21,6 @@ from grader.batch import (
 MEDIUM = PUZZLES / "se-medium-500.txt"
 
 
-@pytest.fixture(scope="module")
-def medium60(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return first_grids(MEDIUM, 60, tmp_path_factory.mktemp("bulk") / "medium60.txt")
-
-
-@pytest.fixture(scope="module")
-def serial60(medium60: Path) -> list[dict]:
-    p = grade(str(medium60), "-f", "jsonl", "-j", "1")
-    assert p.returncode == 0, p.stderr
-    return jsonl(p.stdout)
-
 
 # -- resume --------------------------------------------------------------------------
 
