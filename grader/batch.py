@@ -43,7 +43,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
 
-from .formats import Grid, Record, iter_source
+from .formats import Grid, Record, iter_sources
 from .geometry import geometry
 from .grading import CONTRACT_FIELDS, Grader, GradeResult
 from .hierarchy import Hierarchy
@@ -60,14 +60,7 @@ Result = dict[str, Any]
 def records(sources: Iterable[str], input_format: str = "auto",
             box: tuple[int, int] | None = None, column: str | None = None) -> Iterator[Record]:
     """Every record of every source, renumbered across sources in input order."""
-    index = 0
-    for src in sources:
-        for rec in iter_source(src, input_format, box, column):
-            index += 1
-            if rec.index != index:
-                rec = Record(index, rec.line, rec.source, rec.text, rec.grid, rec.error,
-                             rec.format, rec.extra)
-            yield rec
+    return iter_sources(sources, input_format, box, column)
 
 
 def expected_puzzle(rec: Record) -> str:

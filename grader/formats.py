@@ -454,6 +454,19 @@ def iter_source(arg: str, fmt: str = "auto", box: tuple[int, int] | None = None,
             raise InputError(f"{arg}: not a UTF-8 text file ({e.reason} at byte {e.start})") from e
 
 
+def iter_sources(sources: Iterable[str], fmt: str = "auto", box: tuple[int, int] | None = None,
+                 column: str | None = None) -> Iterator[Record]:
+    """Every record of every source, renumbered across sources in input order."""
+    index = 0
+    for src in sources:
+        for rec in iter_source(src, fmt, box, column):
+            index += 1
+            if rec.index != index:
+                rec = Record(index, rec.line, rec.source, rec.text, rec.grid, rec.error,
+                             rec.format, rec.extra)
+            yield rec
+
+
 def read_grid(arg: str, box: tuple[int, int] | None = None, index: int = 1) -> Record:
     """The ``index``-th record (1-based) of a file, ``-`` or inline grid."""
     for rec in iter_source(arg, box=box):

@@ -20,7 +20,8 @@ from rich.table import Table
 from ..board import Board
 from ..engines import ENGINES, EngineError, EngineResult, ExactEngine, get_engine, is_solution
 from ..engines.render import draw, draw_rich, in_record_format
-from ..formats import InputError, Record, iter_source
+from ..formats import InputError, Record
+from ..formats import iter_sources as records
 from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
 
 
@@ -121,19 +122,6 @@ def solve_record(engine: ExactEngine, rec: Record, limit: int = 2,
         return Outcome(rec, "multiple-solutions",
                        f"the grid has {more}{res.count} solutions{why}", res, secs)
     return Outcome(rec, "ok", None, res, secs)
-
-
-def records(sources: list[str], input_format: str, box: tuple[int, int] | None,
-            column: str | None) -> Iterator[Record]:
-    """Every record of every source, renumbered across sources in input order."""
-    index = 0
-    for src in sources:
-        for rec in iter_source(src, input_format, box, column):
-            index += 1
-            if rec.index != index:
-                rec = Record(index, rec.line, rec.source, rec.text, rec.grid, rec.error,
-                             rec.format, rec.extra)
-            yield rec
 
 
 def _engine_options(name: str, sat_solver: str | None, encoding: Encoding,
