@@ -66,6 +66,7 @@ def _write(text: str, output: Path | None) -> None:
 
 def explain_command(
     grid: Annotated[str, typer.Argument(
+        metavar="GRID_OR_FILE",
         help="A grid, a file of grids, or '-' for standard input.  Also a grid with pencil "
              "marks: n rows of n cells each listing its candidates, or the n**3-character "
              "candidate string (729 for 9x9).", show_default=False)],

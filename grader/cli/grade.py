@@ -207,6 +207,7 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 def grade_command(
     inputs: Annotated[list[str], typer.Argument(
+        metavar="FILE_OR_GRID",
         help="Files of grids (any format), '-' for standard input, or a grid itself.",
         show_default=False)],
     output_format: Annotated[OutputFormat | None, typer.Option(

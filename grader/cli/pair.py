@@ -78,6 +78,7 @@ def _read_pair(path: str, input_format: str, box: tuple[int, int] | None
 @app.command("solve", context_settings=_SETTINGS)
 def solve_command(
     file: Annotated[str, typer.Argument(
+        metavar="FILE",
         help="A file holding both grids (any format: two lines, two \"N T\" lines, two "
              "blocks; 0 or . for empty), or '-' for standard input.", show_default=False)],
     pretty: Annotated[bool, typer.Option(

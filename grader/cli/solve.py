@@ -283,6 +283,7 @@ def _summary(engine: str, outcomes: list[Outcome], wall: float) -> str:
 
 def solve_command(
     inputs: Annotated[list[str], typer.Argument(
+        metavar="FILE_OR_GRID",
         help="Files of grids (any format: one per line, \"N T\", blocks, CSV, JSON Lines), "
              "'-' for standard input, or a grid itself.", show_default=False)],
     engine: Annotated[str, typer.Option(
