@@ -250,18 +250,77 @@ class InlinePool:
         pass
 
 
-#: Without a per-grid timeout, a worker sends its results in batches: when no
-#: grid is waiting for it, or when the oldest unsent result is this old.
+#: Without a per-grid timeout, a worker sends its results in batches: at once
+#: when no grid is waiting for it, else when a grid is done and the oldest
+#: unsent result is this old ...
 BATCH_SECONDS = 0.02
+#: ... or, while a slow grid is being graded, when it is this old.
+HOLD_SECONDS = 0.2
+
+
+class _Outbox:
+    """A worker's results not yet sent.
+
+    They travel together (sparing the parent most of its wake-ups and pipe
+    reads).  The grading thread sends them when a grid is done; a timer
+    thread sends them at most :data:`HOLD_SECONDS` after the oldest was done
+    while the next grid is still being graded, so a slow grid never holds
+    back the results done before it (they are written, and kept if the run is
+    interrupted).  The timer wakes a few times a second at most (each wake
+    takes the GIL from the grading thread), and the grading thread releases
+    the GIL in the accelerator and every few milliseconds in Python, so the
+    timer runs on time."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+        self.pending: list[Result] = []
+        self.since = 0.0
+        self.busy = threading.Event()  # set while results are pending
+        self.closed = False
+        self.thread = threading.Thread(target=self._timer, name="outbox", daemon=True)
+        self.thread.start()
+
+    def add(self, res: Result, now: bool) -> None:
+        """Queue ``res``; send everything pending if ``now`` or it is due."""
+        with self.lock:
+            if not self.pending:
+                self.since = time.monotonic()
+                self.busy.set()
+            self.pending.append(res)
+            if now or time.monotonic() - self.since >= BATCH_SECONDS:
+                self._send()
+
+    def _send(self) -> None:
+        """Send what is pending (the caller holds the lock)."""
+        if self.pending:
+            batch, self.pending = self.pending, []
+            self.busy.clear()
+            self.conn.send(batch)
+
+    def _timer(self) -> None:
+        try:
+            while self.busy.wait() and not self.closed:
+                with self.lock:
+                    due = self.since + HOLD_SECONDS - time.monotonic()
+                    if self.pending and due <= 0:
+                        self._send()
+                if due > 0:
+                    time.sleep(due)
+        except (OSError, ValueError):
+            pass  # the parent has gone: the grading thread finds out too
+
+    def close(self) -> None:
+        self.closed = True
+        self.busy.set()
 
 
 def _worker_main(conn: Connection, cfg: GradeConfig, batch: bool = False) -> None:
     """A worker process: one grader, one grid at a time, until told to stop.
 
-    Results go back as lists.  With ``batch`` (no per-grid timeout, whose
-    bookkeeping needs each result as soon as it is known) the results of
-    grids graded back to back travel together, which spares the parent most
-    of its wake-ups and pipe reads."""
+    Results go back as lists, one per grid with a per-grid timeout (its
+    bookkeeping needs each result as soon as it is known), else batched by an
+    :class:`_Outbox`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
     try:
         grader = make_grader(cfg)
@@ -269,23 +328,24 @@ def _worker_main(conn: Connection, cfg: GradeConfig, batch: bool = False) -> Non
         with contextlib.suppress(OSError):
             conn.send(("fatal", f"{type(e).__name__}: {e}"))
         return
+    outbox: _Outbox | None = None
     try:
         conn.send(("ready", os.getpid()))
-        pending: list[Result] = []
-        since = 0.0
+        outbox = _Outbox(conn) if batch else None
         while True:
             task = conn.recv()
             if task is None:
                 break
-            if not pending:
-                since = time.monotonic()
-            pending.append(grade_task(grader, cfg, task))
-            if (not batch or not conn.poll()
-                    or time.monotonic() - since >= BATCH_SECONDS):
-                conn.send(pending)
-                pending = []
+            res = grade_task(grader, cfg, task)
+            if outbox is None:
+                conn.send([res])
+            else:
+                outbox.add(res, now=not conn.poll())
     except (EOFError, OSError):
         pass  # the parent has gone: stop quietly
+    finally:
+        if outbox is not None:
+            outbox.close()
 
 
 class WorkerFailed(RuntimeError):
@@ -618,8 +678,9 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
     """Grade ``recs`` on ``pool`` and call ``emit(entry, resumed)`` in input order.
 
     At most ``window`` records are held between reading and emitting.
-    KeyboardInterrupt stops the run cleanly: what was emitted stays emitted,
-    the workers are stopped, and the stats say ``interrupted``."""
+    KeyboardInterrupt stops the run cleanly: the results already done are
+    emitted (in order, up to the first grid not done), the workers are
+    stopped, and the stats say ``interrupted``."""
     stats = RunStats()
     t0 = time.perf_counter()
     flight: deque[Entry] = deque()
@@ -673,6 +734,18 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
                 flush()
     except KeyboardInterrupt:
         stats.interrupted = True
+        with contextlib.suppress(Exception, KeyboardInterrupt):
+            # results already done (or done within a batch's delay) are kept
+            deadline = time.monotonic() + HOLD_SECONDS + 5 * BATCH_SECONDS
+            while pool.outstanding() and time.monotonic() < deadline:
+                got = pool.wait(block=False)
+                for res in got:
+                    entry = by_index.pop(res["index"], None)
+                    if entry is not None:
+                        entry.result = res
+                if not got:
+                    time.sleep(BATCH_SECONDS / 2)
+            flush()
         pool.close(kill=True)
     except BaseException:
         pool.close(kill=True)

@@ -17,6 +17,7 @@ from grader.batch import (
     Summary,
     records,
     run,
+    task_of,
 )
 from grader.hierarchy import default_hierarchy
 
@@ -57,6 +58,34 @@ def test_reading_stays_within_the_window(medium60: Path, pool_kind: str) -> None
     stats = run(_counting(records([str(medium60)]), read), pool, emit, window=8)
     assert emitted == list(range(1, 61)) and stats.graded == 60
     assert max(lag) <= 8  # never more than the window between reading and writing
+
+
+#: Level 14 with trials nested to depth 2: about 2 s with the accelerator, 4 s without.
+SLOW = "..3......4...8..36..83..1...4..6..73...9...1......2.....4.7..686........7.....5.."
+
+
+def test_a_slow_grid_does_not_hold_back_the_results_done_before_it(medium60: Path,
+                                                                   tmp_path: Path) -> None:
+    """Without a timeout a worker batches its results; the grids it finished before
+    a slow one still reach the parent (to be written, or kept on Ctrl-C) while the
+    slow one is being graded."""
+    quick = medium60.read_text().splitlines()[:3]
+    src = tmp_path / "quick-then-slow.txt"
+    src.write_text("\n".join([*quick, SLOW]) + "\n")
+    pool = ProcessPool(GradeConfig(), 1)
+    try:
+        for rec in records([str(src)]):
+            pool.submit(task_of(rec))
+        got: list[dict] = []
+        while len(got) < 3:
+            got += pool.wait(block=True)
+        assert [r["index"] for r in got] == [1, 2, 3]
+        assert pool.outstanding() == 1  # the slow grid is still being graded
+        while pool.outstanding():
+            got += pool.wait(block=True)
+        assert got[3]["index"] == 4 and got[3]["level"] == 14 and got[3]["depth"] == 2
+    finally:
+        pool.close(kill=True)
 
 
 def test_worker_timeout_and_crash_do_not_stop_the_run(tmp_path: Path) -> None:
