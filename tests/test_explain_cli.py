@@ -211,6 +211,8 @@ def test_standard_input_and_max_level():
     assert r.exit_code == 0, r.output
     assert "single candidate" not in r.output
     assert "stuck" in r.output  # single position alone cannot start Fig 2.3
+    assert "cells still empty" in r.output
+    assert "very easy" not in r.output  # an unfinished grid has no rating
 
 
 def test_help_documents_every_option():

@@ -106,7 +106,7 @@ def generate_command(
         "--output", "-o", help="Write to this file instead of standard output.",
         show_default=False)] = None,
     with_solution: Annotated[bool, typer.Option(
-        "--with-solution", help="Also write each solution (line, nt and block formats; "
+        "--with-solution", help="Also write each solution (line and nt formats; "
                                 "csv and jsonl always have it).")] = False,
     pack: Annotated[Path | None, typer.Option(
         help="Write a daily pack into this directory: one grid of each rating, their "

@@ -41,12 +41,18 @@ class Facts:
     final: str
 
     def sentence(self) -> str:
-        """``58 steps; level 13 (expert); solved.``"""
-        rating = f" ({self.rating})" if self.rating else ""
+        """``58 steps; level 13 (expert); solved.``, or for a grid the rules
+        leave unfinished ``14 steps, the hardest of level 1; stuck: ...``
+        (the level of the grid itself is not known then)."""
+        count = f"{self.steps} {'step' if self.steps == 1 else 'steps'}"
         depth = f", trials nested to depth {self.depth}" if self.depth > 1 else ""
-        end = "solved" if self.solved else "stuck: no rule of the hierarchy applies any more"
-        return (f"{self.steps} {'step' if self.steps == 1 else 'steps'}; level {self.level}"
-                f"{rating}{depth}; {end}.")
+        if not self.solved:
+            empty = self.final.count(".")
+            hardest = f", the hardest of level {self.level}" if self.steps else ""
+            return (f"{count}{hardest}{depth}; stuck: no rule of the hierarchy applies any "
+                    f"more, {empty} {'cell' if empty == 1 else 'cells'} still empty.")
+        rating = f" ({self.rating})" if self.rating else ""
+        return f"{count}; level {self.level}{rating}{depth}; solved."
 
 
 def facts(wt: Walkthrough, hierarchy: Hierarchy | None = None) -> Facts:
