@@ -256,6 +256,9 @@ class InlinePool:
 BATCH_SECONDS = 0.02
 #: ... or, while a slow grid is being graded, when it is this old.
 HOLD_SECONDS = 0.2
+#: The parent sends grids to a worker this many at a time (or fewer, when it
+#: waits for results).
+SEND_TASKS = 8
 
 
 class _Outbox:
@@ -333,14 +336,15 @@ def _worker_main(conn: Connection, cfg: GradeConfig, batch: bool = False) -> Non
         conn.send(("ready", os.getpid()))
         outbox = _Outbox(conn) if batch else None
         while True:
-            task = conn.recv()
-            if task is None:
+            tasks = conn.recv()  # a list of grids, in the order of the parent's queue
+            if tasks is None:
                 break
-            res = grade_task(grader, cfg, task)
-            if outbox is None:
-                conn.send([res])
-            else:
-                outbox.add(res, now=not conn.poll())
+            for i, task in enumerate(tasks):
+                res = grade_task(grader, cfg, task)
+                if outbox is None:
+                    conn.send([res])
+                else:
+                    outbox.add(res, now=i + 1 == len(tasks) and not conn.poll())
     except (EOFError, OSError):
         pass  # the parent has gone: stop quietly
     finally:
@@ -357,6 +361,7 @@ class _Worker:
     proc: Any
     conn: Connection
     queue: deque[Task] = field(default_factory=deque)
+    unsent: list[Task] = field(default_factory=list)
     started: float = 0.0
     answered: bool = False
     ready: bool = False
@@ -412,12 +417,21 @@ class ProcessPool:
         return sum(len(w.queue) for w in self.workers)
 
     def submit(self, task: Task) -> None:
+        """Queue ``task``; it leaves with the worker's next batch of grids (at
+        the latest when :meth:`wait` is called)."""
         w = min(self.workers, key=lambda w: len(w.queue))
         if not w.queue:
             w.started = time.monotonic()
         w.queue.append(task)
+        w.unsent.append(task)
+        if len(w.unsent) >= SEND_TASKS:
+            self._send(w)
+
+    @staticmethod
+    def _send(w: _Worker) -> None:
+        tasks, w.unsent = w.unsent, []
         with contextlib.suppress(OSError):
-            w.conn.send(task)  # a dead worker is found and replaced by wait()
+            w.conn.send(tasks)  # a dead worker is found and replaced by wait()
 
     def _replace(self, w: _Worker, kill: bool) -> None:
         if kill and w.proc.is_alive():
@@ -434,14 +448,16 @@ class ProcessPool:
         fresh = self._start()
         self.replaced += 1
         self.workers[self.workers.index(w)] = fresh
-        for task in w.queue:
-            if not fresh.queue:
-                fresh.started = time.monotonic()
-            fresh.queue.append(task)
-            with contextlib.suppress(OSError):
-                fresh.conn.send(task)
+        if w.queue:
+            fresh.started = time.monotonic()
+            fresh.queue.extend(w.queue)
+            fresh.unsent = list(w.queue)
+            self._send(fresh)
 
     def wait(self, block: bool = True) -> list[Result]:
+        for w in self.workers:
+            if w.unsent:
+                self._send(w)
         busy = [w for w in self.workers if w.queue]
         if not busy:
             return []
