@@ -173,8 +173,8 @@ def generate_command(
     A random solved pair, then every given of both grids tried for removal in a
     random order, kept only when removing it would let another joint solution in.
     One SAT solver decides all removals through assumptions (selector literals),
-    without being rebuilt.  Order 3 takes well under a second, order 4 about half
-    a minute."""
+    without being rebuilt.  Order 3 takes well under a second, order 4 a few
+    seconds; order 5 does not finish in reasonable time (see the README)."""
     bar = None
     task = None
     if not quiet and err.is_terminal:
