@@ -704,6 +704,12 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
     it = iter(recs)
     exhausted = False
 
+    def settle(results: list[Result]) -> None:
+        for res in results:
+            entry = by_index.pop(res["index"], None)
+            if entry is not None:
+                entry.result = res
+
     def flush() -> None:
         while flight and flight[0].result is not None:
             e = flight.popleft()
@@ -743,10 +749,7 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
             if exhausted and not flight:
                 break
             if pool.outstanding():
-                for res in pool.wait(block=True):
-                    entry = by_index.pop(res["index"], None)
-                    if entry is not None:
-                        entry.result = res
+                settle(pool.wait(block=True))
                 flush()
     except KeyboardInterrupt:
         stats.interrupted = True
@@ -755,10 +758,7 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
             deadline = time.monotonic() + HOLD_SECONDS + 5 * BATCH_SECONDS
             while pool.outstanding() and time.monotonic() < deadline:
                 got = pool.wait(block=False)
-                for res in got:
-                    entry = by_index.pop(res["index"], None)
-                    if entry is not None:
-                        entry.result = res
+                settle(got)
                 if not got:
                     time.sleep(BATCH_SECONDS / 2)
             flush()
