@@ -47,6 +47,7 @@ from .formats import Grid, Record, iter_sources
 from .geometry import geometry
 from .grading import CONTRACT_FIELDS, Grader, GradeResult
 from .hierarchy import Hierarchy
+from .rule import RuleError
 
 #: A task sent to a worker: (index, line, a, b, values).
 Task = tuple[int, int, int, int, tuple[int, ...]]
@@ -154,6 +155,10 @@ def grade_task(grader: Grader, cfg: GradeConfig, task: Task) -> Result:
         d = grader.grade_grid(grid, index, line).contract(cfg.with_solution)
     except GridTimeout:
         raise
+    except RuleError as e:  # a rule plugin failed: named, and the run goes on
+        d = special_result(task, "rule-error", str(e), time.perf_counter() - t0,
+                           cfg.with_solution)
+        grid = None
     except Exception as e:  # noqa: BLE001 - reported per grid, the run goes on
         d = special_result(task, "error", f"{type(e).__name__}: {e}",
                            time.perf_counter() - t0, cfg.with_solution)
@@ -165,7 +170,7 @@ def grade_task(grader: Grader, cfg: GradeConfig, task: Task) -> Result:
     return d
 
 
-class GridTimeout(Exception):
+class GridTimeout(BaseException):
     """Raised inside a thread that ran past its deadline (see :func:`call_with_deadline`)."""
 
 

@@ -40,9 +40,9 @@ from .steps import Step
 Solver = Callable[[Geometry, Sequence[int], int], SolveResult]
 
 Verdict = Literal["ok", "malformed", "contradiction", "no-solution", "multiple-solutions",
-                  "unsolved", "timeout", "error"]
+                  "unsolved", "timeout", "rule-error", "error"]
 VERDICTS: tuple[str, ...] = ("ok", "malformed", "contradiction", "no-solution",
-                             "multiple-solutions", "unsolved", "timeout", "error")
+                             "multiple-solutions", "unsolved", "timeout", "rule-error", "error")
 
 
 class GradeResult(BaseModel):

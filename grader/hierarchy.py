@@ -129,7 +129,13 @@ def default_hierarchy() -> Hierarchy:
 
 
 def merge(base: Hierarchy, data: dict[str, Any]) -> dict[str, Any]:
-    """Overlay ``data`` on ``base``: rules by code, the rest replaced."""
+    """Overlay ``data`` on ``base``: rules by code, the rest replaced.
+
+    A row with ``after = "CODE"`` or ``before = "CODE"`` (and no level) is
+    inserted as a level of its own next to that rule's level: every level
+    above moves up by one, rating bands included, and the new level joins
+    the band of the rule it is placed next to (or the band ``rating``
+    names)."""
     merged = base.model_dump()
     rows = {r["code"]: r for r in merged["rules"]}
     order = [r["code"] for r in merged["rules"]]
@@ -137,9 +143,13 @@ def merge(base: Hierarchy, data: dict[str, Any]) -> dict[str, Any]:
         raise HierarchyError("rules: expected a list of [[rules]] tables")
     if not isinstance(data.get("trials", {}), dict):
         raise HierarchyError("trials: expected a [trials] table")
+    placed: list[dict[str, Any]] = []
     for r in data.get("rules", []):
         if not isinstance(r, dict) or not isinstance(r.get("code"), str):
             raise HierarchyError("every [[rules]] row needs a code")
+        if "after" in r or "before" in r:
+            placed.append(r)
+            continue
         if r.get("remove"):
             rows.pop(r["code"], None)
             if r["code"] in order:
@@ -156,7 +166,72 @@ def merge(base: Hierarchy, data: dict[str, Any]) -> dict[str, Any]:
             merged[key] = data[key]
     if "trials" in data:
         merged["trials"] = {**merged["trials"], **data["trials"]}
+    for r in placed:
+        _insert(merged, r)
     return merged
+
+
+def _insert(table: dict[str, Any], row: dict[str, Any]) -> None:
+    """Insert ``row`` (with ``after`` or ``before``) as a level of its own."""
+    code = row["code"]
+    row = dict(row)
+    after, before = row.pop("after", None), row.pop("before", None)
+    band = row.pop("rating", None)
+    if (after is None) == (before is None):
+        raise HierarchyError(f"rule {code!r}: give one of after = \"CODE\" or before = \"CODE\"")
+    if "level" in row:
+        raise HierarchyError(f"rule {code!r}: a rule placed with after/before takes its level "
+                             "from there; leave level out")
+    anchor = after if after is not None else before
+    rules = table["rules"]
+    if any(r["code"] == code for r in rules):
+        raise HierarchyError(f"rule {code!r} is already in the hierarchy")
+    ref = next((r for r in rules if r["code"] == anchor), None)
+    if ref is None:
+        known = ", ".join(r["code"] for r in rules)
+        raise HierarchyError(f"rule {code!r}: no rule {anchor!r} to place it next to "
+                             f"(known: {known})")
+    anchor_level = int(ref["level"])
+    new = anchor_level + 1 if after is not None else anchor_level
+    for r in rules:
+        if int(r["level"]) >= new:
+            r["level"] = int(r["level"]) + 1
+    ratings = table["ratings"]
+    for b in ratings:
+        b["levels"] = [lv + 1 if lv >= new else lv for lv in b["levels"]]
+    target = _band_for(ratings, band, anchor_level + (1 if before is not None else 0), code)
+    target["levels"] = sorted([*target["levels"], new])
+    rules.append({**row, "level": new})
+
+
+def _band_for(ratings: list[dict[str, Any]], name: str | None, anchor_level: int,
+              code: str) -> dict[str, Any]:
+    if name is not None:
+        for b in ratings:
+            if b["name"] == name:
+                return b
+        known = ", ".join(b["name"] for b in ratings)
+        raise HierarchyError(f"rule {code!r}: no rating {name!r} (known: {known})")
+    for b in ratings:
+        if anchor_level in b["levels"]:
+            return b
+    raise HierarchyError(f"rule {code!r}: level {anchor_level} is in no rating band; "
+                         "say which with rating = \"...\"")
+
+
+def _standalone(data: dict[str, Any]) -> dict[str, Any]:
+    """A table without ``extends``: rows placed with after/before are
+    inserted once the rows with levels are in place."""
+    rules = data.get("rules")
+    if not isinstance(rules, list) or not any(
+            isinstance(r, dict) and ("after" in r or "before" in r) for r in rules):
+        return data
+    table = {**data, "rules": [dict(r) for r in rules if not ("after" in r or "before" in r)],
+             "ratings": [dict(b) for b in data.get("ratings", [])]}
+    for r in rules:
+        if "after" in r or "before" in r:
+            _insert(table, r)
+    return table
 
 
 def load_hierarchy(path: str | Path | None = None) -> Hierarchy:
@@ -171,7 +246,7 @@ def load_hierarchy(path: str | Path | None = None) -> Hierarchy:
             if ext != "default":
                 raise HierarchyError(f"{p}: extends must be \"default\", got {ext!r}")
             return Hierarchy.model_validate(merge(default_hierarchy(), data))
-        return Hierarchy.model_validate(data)
+        return Hierarchy.model_validate(_standalone(data))
     except HierarchyError as e:
         if str(e).startswith(str(p)):
             raise

@@ -117,7 +117,7 @@ def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Pro
     max_alt = 2
     for r in rules:
         if r.kind == "trial":
-            code = r.native()
+            code = r.accelerated()
             if code is None:
                 return None
             if code[0] == "disj":
@@ -129,7 +129,7 @@ def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Pro
             depth = max(depth, int(code[1]))
             max_alt = max(max_alt, int(code[2]))
             continue
-        desc = r.native()
+        desc = r.accelerated()
         if desc is None:
             return None
         if desc[0] == 0:

@@ -6,9 +6,14 @@ Built-in rules are registered exactly like third-party ones (see
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, entry_points, version
+from typing import TYPE_CHECKING
 
 from .rule import Rule
+
+if TYPE_CHECKING:
+    from .hierarchy import Hierarchy
 
 GROUP = "sudoku_grader.rules"
 
@@ -28,6 +33,9 @@ def discover() -> dict[str, type[Rule]]:
     A plugin that fails to load (or is not a rule) is left out and its error
     kept in :data:`broken`: it must not hide the others; asking for it by
     name (:func:`rule_class`) raises that error."""
+    from .rule import _distributions
+
+    _distributions.cache_clear()  # packages may have been installed since
     found: dict[str, type[Rule]] = {}
     broken.clear()
     for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
@@ -67,3 +75,63 @@ def rule_class(name: str) -> type[Rule]:
         known = ", ".join(sorted(table)) or "none"
         raise PluginError(f"no rule plugin named {name!r} in group {GROUP} (known: {known})")
     return table[name]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """One row of ``python -m grader rules``: a rule of a hierarchy, or an
+    installed rule plugin the hierarchy does not use, or a broken one."""
+
+    plugin: str
+    code: str | None
+    level: int | None
+    name: str
+    family: str
+    package: str
+    version: str
+    accelerated: bool
+    error: str | None = None
+
+
+def rule_table(hierarchy: Hierarchy) -> list[RuleInfo]:
+    """Every rule of ``hierarchy`` (by level), then every other installed
+    rule plugin, then every plugin that failed to load, with its error."""
+    from .rule import RuleContext
+
+    found = plugins(refresh=True)
+    rows: list[RuleInfo] = []
+    used: set[str] = set()
+    for spec in hierarchy.ordered():
+        cls = found.get(spec.plugin)
+        if cls is None:
+            why = broken.get(spec.plugin, f"no rule plugin named {spec.plugin!r}")
+            rows.append(RuleInfo(spec.plugin, spec.code, spec.level, spec.name or spec.code,
+                                 "", "?", "?", False, why))
+            continue
+        used.add(spec.plugin)
+        rule = cls(spec, RuleContext())
+        rows.append(_info(spec.plugin, cls, spec.code, spec.level, rule.name,
+                          rule.accelerated() is not None))
+    for name, cls in sorted(found.items()):
+        if name not in used:
+            rows.append(_info(name, cls, None, None, cls.default_name or name, False))
+    for name, why in sorted(broken.items()):
+        if name not in used:
+            rows.append(RuleInfo(name, None, None, name, "", "?", "?", False, why))
+    return rows
+
+
+def _info(plugin: str, cls: type[Rule], code: str | None, level: int | None, name: str,
+          accelerated: bool) -> RuleInfo:
+    from .rule import package_of
+
+    package = package_of(cls.__module__)
+    return RuleInfo(plugin, code, level, name, cls.family, package, _version(package),
+                    accelerated)
+
+
+def _version(package: str) -> str:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "?"

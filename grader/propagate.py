@@ -35,7 +35,7 @@ def _native_descs(
     for i, r in enumerate(rules):
         if r.kind == "trial":
             continue
-        d = r.native()
+        d = r.accelerated()
         if d is not None:
             idx.append(i)
             descs.append((int(d[0]), int(d[1]), int(d[2])))

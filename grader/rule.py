@@ -12,15 +12,96 @@ Third-party rules subclass :class:`Rule` and register the class under the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import functools
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .roles import add_role
 from .steps import Branch, Pattern, Step, register_template
 
 if TYPE_CHECKING:
     from .board import Board
     from .hierarchy import RuleSpec
+
+
+#: Top-level packages of this distribution: their rules are the built-in ones.
+BUILTIN_PACKAGES = ("grader", "rules")
+PROJECT = "sudoku-grader"
+
+
+class RuleError(RuntimeError):
+    """A rule's ``find()`` failed or returned something that is not steps.
+
+    The message names the rule, its package and what went wrong; ``grade``
+    gives the grid the verdict ``rule-error`` and goes on."""
+
+    def __init__(self, rule: str, package: str, problem: str) -> None:
+        super().__init__(f"rule {rule!r} (package {package}) {problem}")
+        self.rule = rule
+        self.package = package
+        self.problem = problem
+
+
+def package_of(module: str) -> str:
+    """The distribution a rule's module comes from (its top-level package
+    when it is not installed as a distribution)."""
+    top = module.split(".")[0]
+    if top in BUILTIN_PACKAGES:
+        return PROJECT
+    return _distributions().get(top, top)
+
+
+@functools.lru_cache(maxsize=1)
+def _distributions() -> dict[str, str]:
+    from importlib.metadata import packages_distributions
+
+    try:
+        return {k: v[0] for k, v in packages_distributions().items() if v}
+    except Exception:  # noqa: BLE001 - broken metadata: fall back to module names
+        return {}
+
+
+def _guarded(find: Callable[..., Any]) -> Callable[..., Iterator[Step]]:
+    """Wrap a third-party ``find`` so that an exception or a wrong return
+    type becomes a :class:`RuleError` naming the rule and its package."""
+
+    @functools.wraps(find)
+    def guarded(self: Rule, board: Board) -> Iterator[Step]:
+        try:
+            found = find(self, board)
+            if found is None or isinstance(found, (str, bytes, Step)) or not hasattr(
+                    found, "__iter__"):
+                raise RuleError(self.code, self.package,
+                                f"find() returned {_what(found)}, not an iterator of steps")
+            for step in found:
+                if not isinstance(step, Step):
+                    raise RuleError(self.code, self.package,
+                                    f"find() yielded {_what(step)}, not a Step "
+                                    "(build steps with self.make(...))")
+                yield step
+        except RuleError:
+            raise
+        except Exception as e:  # noqa: BLE001 - reported with the rule's name
+            raise RuleError(self.code, self.package,
+                            f"failed in find(): {type(e).__name__}: {e}") from e
+
+    guarded.__guarded__ = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def _what(obj: object) -> str:
+    text = repr(obj)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"a {type(obj).__name__} ({text})"
+
+
+def _owner(cls: type, name: str) -> type | None:
+    for k in cls.__mro__:
+        if name in k.__dict__:
+            return k
+    return None
 
 
 @dataclass(frozen=True)
@@ -44,6 +125,11 @@ class Rule:
     family: ClassVar[str] = ""
     #: ``placement``, ``elimination`` or ``trial``.
     kind: ClassVar[str] = "elimination"
+    #: Pattern roles this rule adds to the vocabulary (see :mod:`grader.roles`):
+    #: ``{"pincer": "pincer of the wing"}``, or with colours
+    #: ``{"pincer": ("pincer of the wing", "#ffd8a8", "on orange4")}``; a
+    #: region role's name starts with ``region:``.
+    roles: ClassVar[dict[str, Any]] = {}
     #: Defaults used when a hierarchy row omits them (handy for plugins).
     default_name: ClassVar[str] = ""
     default_reference: ClassVar[str] = ""
@@ -65,8 +151,40 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        package = package_of(cls.__module__)
+        builtin = package == PROJECT
+        if not builtin and "find" in cls.__dict__ and not getattr(
+                cls.__dict__["find"], "__guarded__", False):
+            cls.find = _guarded(cls.__dict__["find"])  # type: ignore[method-assign]
+        for name, spec in cls.__dict__.get("roles", {}).items():
+            label, fill, rich = (spec, None, None) if isinstance(spec, str) else (
+                tuple(spec) + (None, None))[:3]
+            if name.startswith("region:"):
+                add_role(name.removeprefix("region:"), label, kind="region", fill=fill, rich=rich)
+            else:
+                add_role(name, label, kind="cell", fill=fill, rich=rich)
         if cls.family:
-            register_template(cls.family, cls.summarize, getattr(cls, "teach", None))
+            register_template(cls.family, cls.summarize, getattr(cls, "teach", None),
+                              owner=package, where=f"{cls.__module__}.{cls.__qualname__}")
+
+    @property
+    def package(self) -> str:
+        """The distribution this rule comes from (``sudoku-grader`` for the
+        built-in rules)."""
+        return package_of(type(self).__module__)
+
+    def accelerated(self) -> tuple[Any, ...] | None:
+        """:meth:`native`, when it describes exactly this rule: the class that
+        declares ``native`` must come from the same module as the ``find``
+        this rule runs, so a plugin that subclasses a built-in rule and
+        overrides ``find`` never inherits the built-in's C code."""
+        cls = type(self)
+        n_owner, f_owner = _owner(cls, "native"), _owner(cls, "find")
+        if n_owner is None or n_owner is Rule or f_owner is None:
+            return None
+        if n_owner.__module__ != f_owner.__module__:
+            return None
+        return self.native()
 
     # -- to implement --------------------------------------------------
     def find(self, board: Board) -> Iterator[Step]:

@@ -151,10 +151,31 @@ class Step:
 Template = Callable[[Step], str]
 _TEMPLATES: dict[str, Template] = {}
 _TEACH: dict[str, Template] = {}
+#: family -> (owner, where it was registered): the package whose rule owns the family.
+_OWNERS: dict[str, tuple[str, str]] = {}
 
 
-def register_template(family: str, summary: Template, teach: Template | None = None) -> None:
-    """Register the text templates of a rule family (done by :class:`grader.rule.Rule`)."""
+class TemplateClash(ValueError):
+    """Two packages tried to give the same rule family its sentences."""
+
+
+def register_template(family: str, summary: Template, teach: Template | None = None,
+                      owner: str = "", where: str = "") -> None:
+    """Register the text templates of a rule family (done by :class:`grader.rule.Rule`).
+
+    A family's sentences belong to the package that registered it first
+    (``owner``): another package registering the same family with other
+    templates raises :class:`TemplateClash` naming both, so an installed
+    plugin can never silently replace a built-in sentence."""
+    known = _OWNERS.get(family)
+    if known is not None and owner and known[0] != owner and (
+            _TEMPLATES.get(family) is not summary
+            or (teach is not None and _TEACH.get(family) not in (None, teach))):
+        raise TemplateClash(
+            f"rule family {family!r} of {where or owner} (package {owner!r}) is already "
+            f"defined by {known[1]} (package {known[0]!r}); give the rule a family of its own")
+    if known is None and owner:
+        _OWNERS[family] = (owner, where or owner)
     _TEMPLATES[family] = summary
     if teach is not None:
         _TEACH[family] = teach

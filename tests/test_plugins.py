@@ -85,7 +85,7 @@ def install_fake_distribution(site: Path, name: str, module: str, source: str,
     (info / "METADATA").write_text(METADATA.format(name=name))
     eps = "\n".join(f"{k} = {v}" for k, v in entry_points.items())
     (info / "entry_points.txt").write_text(f"[{GROUP}]\n{eps}\n")
-    (info / "RECORD").write_text("")
+    (info / "RECORD").write_text(f"{module}.py,,\n")
 
 
 @pytest.fixture
@@ -236,3 +236,232 @@ def test_a_broken_plugin_that_is_used_gives_a_clear_cli_error(site: Path,
                                            "--hierarchy", str(f)])
     assert res.exit_code == 2
     assert "broken" in res.stderr and "Traceback" not in res.stderr
+
+
+# -- issue 14: plugins as first-class rules ------------------------------------
+
+PLUGIN_FAULTS = '''
+from grader import Rule, Pattern
+from rules.subsets import NakedSubset
+
+
+class Crashing(Rule):
+    family = "test-crash"
+
+    def find(self, board):
+        raise ZeroDivisionError("division by zero in my rule")
+        yield
+
+
+class WrongType(Rule):
+    family = "test-wrong"
+
+    def find(self, board):
+        return [(0, 1)]
+
+
+class MyPairs(NakedSubset):
+    """Subclasses a built-in rule and overrides find: it must not inherit the
+    built-in's C description."""
+
+    family = "test-my-pairs"
+
+    def find(self, board):
+        yield from super().find(board)
+'''
+
+HIJACK = '''
+from grader import Rule
+
+
+class Hijack(Rule):
+    family = "single-position"
+
+    @staticmethod
+    def summarize(step):
+        return "HIJACKED TEMPLATE"
+'''
+
+
+@pytest.fixture
+def fault_site(site: Path) -> Path:
+    install_fake_distribution(site, "fake-sudoku-faults", "fake_sudoku_faults", PLUGIN_FAULTS,
+                              {"crashing": "fake_sudoku_faults:Crashing",
+                               "wrong-type": "fake_sudoku_faults:WrongType",
+                               "my-pairs": "fake_sudoku_faults:MyPairs"})
+    plugins(refresh=True)
+    return site
+
+
+def test_a_rule_inserted_after_another_shifts_levels_and_bands(tmp_path: Path) -> None:
+    h = load_hierarchy(write_hierarchy(tmp_path, """
+        extends = "default"
+        [[rules]]
+        code = "my-wing"
+        plugin = "single-candidate"
+        after = "swordfish"
+    """))
+    levels = {r.code: r.level for r in h.rules}
+    assert (levels["swordfish"], levels["my-wing"], levels["disjunctive-construction"],
+            levels["reductio-ad-absurdum"]) == (12, 13, 14, 15)
+    assert levels["x-wing"] == 9
+    assert [b.levels for b in h.ratings if b.name in ("very difficult", "expert")] == [
+        [9, 10, 11, 12, 13], [14, 15]]
+
+
+def test_a_rule_inserted_before_another_takes_its_level(tmp_path: Path) -> None:
+    h = load_hierarchy(write_hierarchy(tmp_path, """
+        extends = "default"
+        [[rules]]
+        code = "early"
+        plugin = "single-candidate"
+        before = "x-wing"
+        rating = "difficult"
+    """))
+    levels = {r.code: r.level for r in h.rules}
+    assert (levels["hidden-triple"], levels["early"], levels["x-wing"]) == (8, 9, 10)
+    assert h.rating(9) == "difficult" and h.rating(10) == "very difficult"
+    assert h.max_level == 15
+
+
+@pytest.mark.parametrize("row, message", [
+    ('after = "nothing"', "no rule 'nothing' to place it next to"),
+    ('after = "x-wing"\nbefore = "swordfish"', "give one of after"),
+    ('after = "x-wing"\nlevel = 3', "leave level out"),
+    ('after = "x-wing"\nrating = "impossible"', "no rating 'impossible'"),
+])
+def test_bad_insertions_are_named(tmp_path: Path, row: str, message: str) -> None:
+    from grader.hierarchy import HierarchyError
+
+    f = write_hierarchy(tmp_path, 'extends = "default"\n[[rules]]\ncode = "w"\n'
+                        'plugin = "single-candidate"\n' + row + "\n")
+    with pytest.raises(HierarchyError, match=message):
+        load_hierarchy(f)
+
+
+def test_a_plugin_cannot_take_over_a_builtin_sentence(site: Path) -> None:
+    install_fake_distribution(site, "fake-sudoku-hijack", "fake_sudoku_hijack", HIJACK,
+                              {"hijack": "fake_sudoku_hijack:Hijack"})
+    plugins(refresh=True)
+    with pytest.raises(PluginError, match="single-position.*fake-sudoku-hijack.*sudoku-grader"):
+        rule_class("hijack")
+    r = Grader().grade_grid(parse_grid_token(book_figures()["fig2.1"]["puzzle"]))
+    assert r.level == 1
+    from grader import explain
+
+    steps = explain(book_figures()["fig2.1"]["puzzle"])
+    assert "HIJACKED" not in steps[0].summary()
+    assert steps[0].summary().startswith("single position: in ")
+
+
+def test_a_subclass_overriding_find_does_not_inherit_the_accelerator(
+        fault_site: Path) -> None:
+    from grader.hierarchy import RuleSpec
+
+    mine = rule_class("my-pairs")(RuleSpec(code="my-pairs", level=5,
+                                           params={"min_size": 2, "max_size": 2}))
+    builtin = rule_class("naked-subset")(RuleSpec(code="naked-pair", level=5,
+                                                  params={"min_size": 2, "max_size": 2}))
+    assert builtin.accelerated() is not None
+    assert mine.native() is not None and mine.accelerated() is None
+
+
+def _crash_hierarchy(tmp_path: Path, plugin: str) -> Path:
+    return write_hierarchy(tmp_path, f"""
+        extends = "default"
+        [[rules]]
+        code = "{plugin}"
+        before = "single-position"
+        rating = "very easy"
+    """)
+
+
+def test_a_crashing_rule_gives_a_rule_error_verdict_naming_it(
+        fault_site: Path, tmp_path: Path) -> None:
+    f = _crash_hierarchy(tmp_path, "crashing")
+    puzzle = book_figures()["fig2.1"]["puzzle"]
+    res = CliRunner().invoke(build_app(), ["grade", puzzle, puzzle, "--hierarchy", str(f),
+                                           "-f", "jsonl", "-j", "1"])
+    assert res.exit_code == 1, res.output
+    lines = [ln for ln in res.stdout.splitlines() if ln.startswith("{")]
+    assert len(lines) == 2
+    for ln in lines:
+        assert '"verdict": "rule-error"' in ln
+        assert ("rule 'crashing' (package fake-sudoku-faults) failed in find(): "
+                "ZeroDivisionError: division by zero in my rule") in ln
+    strict = CliRunner().invoke(build_app(), ["grade", puzzle, puzzle, "--hierarchy", str(f),
+                                              "-f", "jsonl", "-j", "1", "--strict"])
+    assert strict.exit_code == 2
+    assert "--strict stops at the first rule error" in strict.stderr
+
+
+def test_explain_reports_a_rule_error_in_one_line(fault_site: Path, tmp_path: Path) -> None:
+    f = _crash_hierarchy(tmp_path, "crashing")
+    res = CliRunner().invoke(build_app(), ["explain", book_figures()["fig2.1"]["puzzle"],
+                                           "--hierarchy", str(f)])
+    assert res.exit_code == 1
+    assert "Traceback" not in res.output
+    (line,) = res.stderr.strip().splitlines()
+    assert "rule 'crashing' (package fake-sudoku-faults)" in line
+
+
+def test_a_find_returning_the_wrong_type_is_named(fault_site: Path, tmp_path: Path) -> None:
+    from grader.rule import RuleError
+
+    h = load_hierarchy(_crash_hierarchy(tmp_path, "wrong-type"))
+    with pytest.raises(RuleError, match=r"'wrong-type'.*yielded a tuple \(\(0, 1\)\), not a Step"):
+        Grader(h).grade_grid(parse_grid_token(book_figures()["fig2.1"]["puzzle"]))
+
+
+def test_the_rules_command_lists_levels_packages_and_broken_plugins(
+        xy_site: Path, tmp_path: Path) -> None:
+    install_fake_distribution(xy_site, "fake-sudoku-broken", "fake_sudoku_broken",
+                              "raise ImportError('this plugin is broken')\n",
+                              {"broken": "fake_sudoku_broken:Rule"})
+    f = write_hierarchy(tmp_path, """
+        extends = "default"
+        [[rules]]
+        code = "xy-wing"
+        after = "swordfish"
+    """)
+    res = CliRunner().invoke(build_app(), ["rules", "--hierarchy", str(f), "-f", "json"])
+    assert res.exit_code == 0, res.output
+    import json
+
+    rows = [json.loads(ln) for ln in res.stdout.splitlines()]
+    by_code = {r["code"]: r for r in rows if r["code"]}
+    assert (by_code["xy-wing"]["level"], by_code["xy-wing"]["package"],
+            by_code["xy-wing"]["version"]) == (13, "fake-sudoku-wings", "1.0")
+    assert by_code["reductio-ad-absurdum"]["level"] == 15
+    assert by_code["single-position"]["package"] == "sudoku-grader"
+    assert by_code["single-position"]["accelerated"] is True
+    assert by_code["xy-wing"]["accelerated"] is False
+    broken = [r for r in rows if r["plugin"] == "broken"]
+    assert broken and "this plugin is broken" in broken[0]["error"]
+    listed = CliRunner().invoke(build_app(), ["grade", "--list-rules", "--hierarchy", str(f)])
+    assert listed.exit_code == 0 and "xy-wing" in listed.stdout
+
+
+def test_a_plugins_roles_get_a_legend(tmp_path: Path, site: Path) -> None:
+    source = MODULE.replace('family = "test-xy-wing"', 'family = "test-xy-wing"\n    roles = '
+                            '{"pincer": ("pincer of the wing", "#ffd8a8")}')
+    install_fake_distribution(site, "fake-sudoku-roles", "fake_sudoku_roles", source,
+                              {"xy-wing": "fake_sudoku_roles:XYWing"})
+    plugins(refresh=True)
+    rule_class("xy-wing")
+    from grader.explain.html import _legend
+    from grader.roles import cell_style
+
+    assert cell_style("pincer").label == "pincer of the wing"
+    h = load_hierarchy(write_hierarchy(tmp_path, """
+        extends = "default"
+        [[rules]]
+        code = "xy-wing"
+        level = 9
+    """))
+    board = marks(G9, {(1, 1): [1, 2], (1, 5): [1, 3], (5, 1): [2, 3], (5, 5): [3, 4]})
+    step = Engine(h).next_step(board)
+    assert step is not None and step.rule == "xy-wing"
+    legend = _legend(step)
+    assert "pincer of the wing" in legend and "#ffd8a8" in legend
+    assert "pivot of the trial" in legend

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -13,6 +13,11 @@ from rich.text import Text
 from ..engine import Engine
 from ..formats import InputError, Record
 from ..hierarchy import Hierarchy
+from ..rule import RuleError
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..explain.position import Position
 from .common import (
     EXIT_NOT_OK,
     box_option,
@@ -121,7 +126,7 @@ def explain_command(
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
     """
-    from ..explain.core import ExplainError, UsageError, walkthrough
+    from ..explain.core import ExplainError, UsageError
     from ..explain.position import Position, apply_moves, check_position, load_position
 
     h: Hierarchy = hierarchy_option(hierarchy)
@@ -144,10 +149,22 @@ def explain_command(
         fail(f"{pos.where}: {e}", EXIT_NOT_OK)
 
     engine = Engine(h)
+    try:
+        _render(pos, board, engine, detail, step_mode, hint, output_format.value,
+                grid_drawing, output, max_level)
+    except RuleError as e:
+        fail(str(e), EXIT_NOT_OK)
+
+
+def _render(pos: Position, board: Board, engine: Engine, detail: Detail | None,
+            step_mode: bool, hint: HintLevel | None, fmt: str, grid_drawing: bool,
+            output: Path | None, max_level: int | None) -> None:
+    """Write the explanation (a rule plugin's failure surfaces as RuleError)."""
+    from ..explain.core import walkthrough
+
     wt = walkthrough(board, engine, givens=pos.givens, max_level=max_level)
     depth = detail.value if detail is not None else (
         "teach" if step_mode or hint == HintLevel.full else "short")
-    fmt = output_format.value
 
     if hint is not None:
         _hint(wt, hint.value, depth, grid_drawing, fmt, output)

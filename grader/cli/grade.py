@@ -206,10 +206,10 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 
 def grade_command(
-    inputs: Annotated[list[str], typer.Argument(
+    inputs: Annotated[list[str] | None, typer.Argument(
         metavar="FILE_OR_GRID",
         help="Files of grids (any format), '-' for standard input, or a grid itself.",
-        show_default=False)],
+        show_default=False)] = None,
     output_format: Annotated[OutputFormat | None, typer.Option(
         "--format", "-f", help="table (a panel for one grid), jsonl or csv.")] = None,
     input_format: Annotated[InputFormat, typer.Option(
@@ -218,6 +218,15 @@ def grade_command(
         help="Block shape AxB (rows x columns) for rectangular grids, e.g. 3x2.")] = None,
     hierarchy: Annotated[Path | None, typer.Option(
         help="Your own hierarchy table (TOML or JSON).", exists=False)] = None,
+    list_rules: Annotated[bool, typer.Option(
+        "--list-rules",
+        help="List the rules of the hierarchy in use (level, family, package, version) "
+             "and the rule plugins that failed to load, then exit.")] = False,
+    strict: Annotated[bool, typer.Option(
+        "--strict",
+        help="Stop at the first grid whose grading a rule plugin broke (verdict "
+             "rule-error), exit status 2; by default that grid gets the verdict and the "
+             "run goes on.")] = False,
     propagation: Annotated[str | None, typer.Option(
         help="What trials apply inside branches: all (levels 1-12) or singles.")] = None,
     column: Annotated[str | None, typer.Option(
@@ -328,6 +337,14 @@ def grade_command(
     Exit status: 0 when every grid is ok, 1 when some are not, 2 on a usage
     error or an unreadable file, 130 when interrupted."""
     h = hierarchy_option(hierarchy, propagation)
+    if list_rules:
+        from ..plugins import rule_table
+        from .rules import render_rules
+
+        out.print(render_rules(rule_table(h), h.name))
+        raise typer.Exit(EXIT_OK)
+    if not inputs:
+        fail("missing FILE_OR_GRID: name a file of grids, '-' for standard input, or a grid")
     check_plugins(h)
     bx = box_option(box)
     njobs = jobs or os.cpu_count() or 1
@@ -455,6 +472,9 @@ def grade_command(
         assert d is not None
         summ.add(d, e.source, resumed)
         bad = bad or d.get("verdict") != "ok"
+        if strict and d.get("verdict") == "rule-error":
+            raise _UsageError(f"{e.source}, line {d.get('line')}: {d.get('message')} "
+                              "(--strict stops at the first rule error)")
         if keep_columns and e.extra and not resumed:
             d = {**d, **extra_columns(e.extra)}
         if not selected(d):

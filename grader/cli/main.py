@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "solve": ("grader.cli.solve", "solve_command", "command"),
     "pair": ("grader.cli.pair", "app", "group"),
     "generate": ("grader.cli.generate", "generate_command", "command"),
+    "rules": ("grader.cli.rules", "rules_command", "command"),
 }
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}

@@ -10,7 +10,7 @@ from html import escape
 from ..steps import Step
 from .core import Walkthrough
 from .document import facts
-from .style import CELL_ROLES, ELIMINATION, PLACEMENT, REGION_ROLES
+from .style import ELIMINATION, PLACEMENT, cell_style, region_style
 from .svg import grid_svg
 
 CSS = """
@@ -44,16 +44,18 @@ def _legend(step: Step) -> str:
     items: list[str] = []
     seen: set[str] = set()
     for _, role in step.pattern.cells:
-        if role in CELL_ROLES and role not in seen:
+        if role not in seen:
             seen.add(role)
-            items.append(f'<span class="swatch" style="background:{CELL_ROLES[role].fill}">'
-                         f'</span>{escape(CELL_ROLES[role].label)}')
+            st = cell_style(role)
+            items.append(f'<span class="swatch" style="background:{st.fill}">'
+                         f'</span>{escape(st.label)}')
     for _, role in step.pattern.regions:
         key = "region:" + role
-        if role in REGION_ROLES and key not in seen:
+        if key not in seen:
             seen.add(key)
-            items.append(f'<span class="swatch" style="background:{REGION_ROLES[role].fill}">'
-                         f'</span>{escape(REGION_ROLES[role].label)}')
+            rst = region_style(role)
+            items.append(f'<span class="swatch" style="background:{rst.fill}">'
+                         f'</span>{escape(rst.label)}')
     if step.placements:
         items.append(f'<span style="color:{PLACEMENT.fill}">&#9711;</span> '
                      f'{escape(PLACEMENT.label)}')

@@ -3,45 +3,20 @@
 A rule's pattern names its cells and regions by role (``target``,
 ``excluder``, ``base``, ``cover``, ``subset``, ``pivot``, ``region``,
 ``block``, ``line``, ``also``).  Renderers never look at the rule: they look
-up the role here.  Unknown roles (a third-party rule's) fall back to
-:data:`DEFAULT_CELL` / :data:`DEFAULT_REGION`.
+up the role here.  The role vocabulary itself lives in :mod:`grader.roles` (plugins add their
+roles there); an unknown role is drawn grey and labelled by its name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..roles import CELL_ROLES, REGION_ROLES, Role, RoleStyle, add_role, cell_style, region_style
+
+__all__ = ["CELL_ROLES", "REGION_ROLES", "Role", "RoleStyle", "add_role", "cell_style",
+           "region_style", "DEFAULT_CELL", "DEFAULT_REGION", "GIVEN", "PLACED", "CANDIDATE",
+           "PATTERN_VALUE", "PLACEMENT", "ELIMINATION"]
 
 
-@dataclass(frozen=True)
-class RoleStyle:
-    """``rich``: a rich style string; ``fill``: an SVG/HTML colour; ``label``:
-    the word used in legends."""
-
-    rich: str
-    fill: str
-    label: str
-
-
-#: Cell roles (strong colours).
-CELL_ROLES: dict[str, RoleStyle] = {
-    "target": RoleStyle("on dark_green", "#b2f2bb", "where the value goes"),
-    "excluder": RoleStyle("on dark_blue", "#a5d8ff", "excludes the value"),
-    "base": RoleStyle("on dark_goldenrod", "#ffe066", "pattern cell"),
-    "subset": RoleStyle("on dark_orange3", "#ffc078", "subset cell"),
-    "pivot": RoleStyle("on dark_magenta", "#d0bfff", "pivot of the trial"),
-}
 DEFAULT_CELL = RoleStyle("on grey37", "#dee2e6", "pattern cell")
-
-#: Region roles (pale tints under the cells).
-REGION_ROLES: dict[str, RoleStyle] = {
-    "region": RoleStyle("on grey23", "#e9ecef", "region"),
-    "also": RoleStyle("on grey15", "#f1f3f5", "also a region"),
-    "block": RoleStyle("on #3a3000", "#fff3bf", "block"),
-    "line": RoleStyle("on #002a40", "#d0ebff", "line"),
-    "base": RoleStyle("on #3a3000", "#fff3bf", "base line"),
-    "cover": RoleStyle("on #002a40", "#d0ebff", "cover line"),
-    "pivot": RoleStyle("on #2b1040", "#f3f0ff", "pivot region"),
-}
 DEFAULT_REGION = RoleStyle("on grey19", "#f1f3f5", "region")
 
 #: Values and effects.
@@ -51,11 +26,3 @@ CANDIDATE = RoleStyle("grey62", "#868e96", "candidate")
 PATTERN_VALUE = RoleStyle("bold bright_white", "#212529", "value of the pattern")
 PLACEMENT = RoleStyle("bold black on bright_green", "#2b8a3e", "placed by this step")
 ELIMINATION = RoleStyle("bold strike bright_red", "#e03131", "eliminated by this step")
-
-
-def cell_style(role: str) -> RoleStyle:
-    return CELL_ROLES.get(role, DEFAULT_CELL)
-
-
-def region_style(role: str) -> RoleStyle:
-    return REGION_ROLES.get(role, DEFAULT_REGION)

@@ -1,0 +1,63 @@
+"""``rules``: the rules available, where they sit in the hierarchy in use,
+where they come from, and the plugins that failed to load."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ..plugins import RuleInfo, rule_table
+from .common import EXIT_NOT_OK, hierarchy_option, out
+
+
+class RulesFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+def rules_command(
+    hierarchy: Annotated[Path | None, typer.Option(
+        "--hierarchy", metavar="FILE",
+        help="A hierarchy table (TOML or JSON) instead of the book's.")] = None,
+    output_format: Annotated[RulesFormat, typer.Option(
+        "--format", "-f", help="table or json (one object per rule).")] = RulesFormat.table,
+) -> None:
+    """List every rule: its level in the hierarchy in use, code, family, the
+    package and version it comes from, whether the C accelerator runs it
+    inside trials; then installed rule plugins the hierarchy does not use,
+    and plugins that failed to load, with their error.
+
+    Exit status 1 when a rule of the hierarchy is missing or broken."""
+    h = hierarchy_option(hierarchy)
+    rows = rule_table(h)
+    if output_format == RulesFormat.json:
+        for r in rows:
+            out.print(json.dumps(asdict(r)), markup=False, highlight=False)
+    else:
+        out.print(render_rules(rows, h.name))
+    if any(r.error and r.code is not None for r in rows):
+        raise typer.Exit(EXIT_NOT_OK)
+
+
+def render_rules(rows: list[RuleInfo], name: str) -> Table:
+    t = Table(title=f"rules of the hierarchy {name!r}", title_justify="left")
+    for col in ("level", "code", "name", "family", "package", "version", "C"):
+        t.add_column(col, justify="right" if col == "level" else "left")
+    for r in rows:
+        level = "" if r.level is None else str(r.level)
+        code = r.code or ("(broken)" if r.error else "(not used)")
+        if r.error:
+            t.add_row(level, escape(code), escape(r.plugin), "", "", "",
+                      "", style="red")
+            t.add_row("", "", f"[red]{escape(r.error)}[/]", "", "", "", "")
+            continue
+        t.add_row(level, escape(code), escape(r.name), escape(r.family), escape(r.package),
+                  escape(r.version), "yes" if r.accelerated else "")
+    return t
