@@ -114,15 +114,36 @@ def test_markdown_nests_trial_branches():
     assert any("**contradiction**" in ln for ln in lines[i:i + 60])
 
 
-def test_hint_vague_and_full():
-    r = run(FIG21, "--hint", "vague")
+def test_hint_levels_technique_where_full():
+    r = run(FIG21, "--hint", "technique")
     assert r.exit_code == 0
-    assert r.output.strip() == ("Try single position (rule 2.1, level 1): look at column C3: "
-                                "one value has a single possible cell there.")
+    assert r.output.strip() == "Try single position (rule 2.1, level 1)."
+    r = run(FIG21, "--hint", "where")
+    assert r.exit_code == 0
+    where = ("Try single position (rule 2.1, level 1): look at column C3: "
+             "one value has a single possible cell there.")
+    assert r.output.strip() == where
+    r = run(FIG21, "--hint", "vague")  # the old name of 'where'
+    assert r.exit_code == 0 and r.output.strip() == where
     r = run(FIG21, "--hint", "full")
     assert "Step 1 · single position" in r.output
     assert "Look at column C3" in r.output and "(8, 3) <- 4" in r.output
     assert "Step 2" not in r.output
+
+
+def test_hint_json_names_its_level():
+    r = run(FIG21, "--hint", "technique", "-f", "json")
+    assert r.exit_code == 0
+    assert json.loads(r.output) == {"level": "technique",
+                                    "hint": "Try single position (rule 2.1, level 1)."}
+    doc = json.loads(run(FIG21, "--hint", "full", "-f", "json").output)
+    assert doc["level"] == "full" and doc["step"]["placements"] == [
+        {"cell": [8, 3], "value": 4}]
+
+
+def test_hint_level_unknown_is_refused():
+    r = run(FIG21, "--hint", "small")
+    assert r.exit_code == 2 and "Traceback" not in r.output
 
 
 def test_moves_then_hint_continues_from_there():

@@ -2,7 +2,7 @@
 
 A rule's pattern names its cells and regions by role (``target``,
 ``excluder``, ``base``, ``cover``, ``subset``, ``pivot``, ``region``,
-``block``, ``line``, ``also``).  Renderers never look at the rule: they look
+``block``, ``line``, ``also``, ``full-house``).  Renderers never look at the rule: they look
 up the role here.  Unknown roles (a third-party rule's) fall back to
 :data:`DEFAULT_CELL` / :data:`DEFAULT_REGION`.
 """
@@ -36,6 +36,7 @@ DEFAULT_CELL = RoleStyle("on grey37", "#dee2e6", "pattern cell")
 REGION_ROLES: dict[str, RoleStyle] = {
     "region": RoleStyle("on grey23", "#e9ecef", "region"),
     "also": RoleStyle("on grey15", "#f1f3f5", "also a region"),
+    "full-house": RoleStyle("on grey23", "#e9ecef", "full house"),
     "block": RoleStyle("on #3a3000", "#fff3bf", "block"),
     "line": RoleStyle("on #002a40", "#d0ebff", "line"),
     "base": RoleStyle("on #3a3000", "#fff3bf", "base line"),
