@@ -241,3 +241,32 @@ def test_help_documents_every_option():
     for opt in ("--index", "--format", "--detail", "--step", "--hint", "--moves", "--grid",
                 "--output", "--max-level", "--input-format", "--box", "--hierarchy"):
         assert opt in r.output
+
+
+@pytest.mark.parametrize("path,index,number", [
+    ("book-figures.txt", 2, 2), ("generated-mixed-9x9.txt", 4, 16),
+    ("generated-mixed-9x9.txt", 5, 13), ("book-figures.txt", 13, 34),
+])
+def test_readme_explanations_are_the_programs_output(path, index, number):
+    """The README's four examples (a single, a subset, a fish, a trial) are
+    what `explain ... --detail teach --no-grid` prints for that step."""
+    r = run(str(PUZZLES / path), "--index", str(index), "--detail", "teach", "--no-grid")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith(f"Step {number} · "))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("Step "))
+    block = "\n".join("  " + ln for ln in lines[start:end])
+    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    assert block in readme
+
+
+def test_readme_hint_example_is_true():
+    import grader
+
+    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    trial = next(s for s in grader.explain(FIG["fig6.2"]["puzzle"]) if s.branches)
+    tech, where, full = (grader.explain.hint(trial, lv) for lv in grader.explain.HINT_LEVELS)
+    assert f"# {tech}\n" in readme
+    assert f"# {where[:90]} ...\n" in readme
+    assert f"# {full.splitlines()[0]}   (then" in readme
+    assert "\n".join("  " + ln for ln in full.splitlines()[1:]) in readme
