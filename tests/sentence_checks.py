@@ -27,7 +27,7 @@ NOUNS = "cell|value|row|column|block|candidate|step|branch|line|region|possibili
 #: (what is wrong, pattern) checked on every line of every text.
 LINE_RULES: list[tuple[str, re.Pattern[str]]] = [
     ("tautology", re.compile(rf"({EFFECT})\)? gives \1")),
-    ("plural after 1", re.compile(rf"\b1 (?:{NOUNS})(?:s|es|ies)\b")),
+    ("plural after 1", re.compile(rf"\b1 (?:[a-z]+ )?(?:{NOUNS})(?:s|es|ies)\b")),
     ("singular after a number", re.compile(
         r"\b(?:[02-9]|\d\d+) (?:cell|value|row|column|block|candidate|step|line|region)\b(?!s)"
         r"|\b(?:[02-9]|\d\d+) possibility\b")),

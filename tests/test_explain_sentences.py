@@ -185,6 +185,7 @@ def test_nested_trials_read_well() -> None:
      "'all' of two"),
     ("the 7s of columns C2 and C8 all lie in rows R2 and R6", "'all' of two"),
     ("leads in 1 steps to a contradiction", "plural after 1"),
+    ("in (5, 1), are 1 different values", "plural after 1"),
     ("the 3 cells", None),
     ("in 2 cell", "singular after a number"),
     ("one of a cells", "article before a plural"),
