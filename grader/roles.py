@@ -28,6 +28,7 @@ class Role(StrEnum):
     BLOCK = "block"          # the block of a candidate-lines step
     LINE = "line"            # the line of a candidate-lines step
     COVER = "cover"          # a fish's cover line
+    FULL_HOUSE = "full-house"  # the unit a full house completes
 
 
 Kind = Literal["cell", "region"]
@@ -60,6 +61,7 @@ CELL_ROLES: dict[str, RoleStyle] = {
 REGION_ROLES: dict[str, RoleStyle] = {
     Role.REGION: RoleStyle("on grey23", "#e9ecef", "region"),
     Role.ALSO: RoleStyle("on grey15", "#f1f3f5", "also a region"),
+    Role.FULL_HOUSE: RoleStyle("on grey23", "#e9ecef", "full house"),
     Role.BLOCK: RoleStyle("on #3a3000", "#fff3bf", "block"),
     Role.LINE: RoleStyle("on #002a40", "#d0ebff", "line"),
     Role.BASE: RoleStyle("on #3a3000", "#fff3bf", "base line"),

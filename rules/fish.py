@@ -118,6 +118,7 @@ class Fish(Rule):
                 f"in {ckind}s {phrases.regions(geo, cover)} ({per_line}). {shape}"
                 f"Each of these {k} {bkind}s needs its {v} in one of these {k} {ckind}s, and no "
                 f"{ckind} can take two of them, so the {v}s of {ckind}s "
-                f"{phrases.regions(geo, cover)} all lie in {bkind}s {phrases.regions(geo, base)}. "
+                f"{phrases.regions(geo, cover)} {phrases.all_word(k)} lie in {bkind}s "
+                f"{phrases.regions(geo, base)}. "
                 f"No other cell of those {ckind}s can hold {v}: "
                 f"{phrases.effects(geo, eliminations=step.eliminations)}.")

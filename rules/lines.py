@@ -104,9 +104,12 @@ class CandidateLines(Rule):
         sname, dname = geo.region_name(src), geo.region_name(dst)
         base = step.pattern.cells_with("base")
         elim = phrases.effects(geo, eliminations=step.eliminations)
+        which = "Since that cell holds" if len(base) == 1 else "Whichever of them holds"
+        lie = ("which lies" if len(base) == 1 else
+               f"which {phrases.all_word(len(base))} lie")
         return (f"In {geo.region_long_name(src)}, {v} can only go in "
-                f"{phrases.cells(geo, base, 'or')}, which all lie in "
-                f"{geo.region_long_name(dst)}. Whichever of them holds the {v} of {sname}, it is "
+                f"{phrases.cells(geo, base, 'or')}, {lie} in "
+                f"{geo.region_long_name(dst)}. {which} the {v} of {sname}, it is "
                 f"also the {v} of {dname}, so {v} cannot go anywhere else in {dname}: {elim}.")
 
 
@@ -214,12 +217,14 @@ class MultipleLines(Rule):
         k = len(blocks)
         base = step.pattern.cells_with("base")
         elim = phrases.effects(geo, eliminations=step.eliminations)
+        goes = (f"must therefore go in {kind} "
+                f"{phrases.join_and([geo.region_name(r) for r in rest_regs], 'or')}"
+                if rest_regs else f"has no {kind} left")
         return (f"In blocks {phrases.regions(geo, blocks)} (one {group}), {v} can only go in "
                 f"{kind}s {phrases.regions(geo, lines)} (cells {phrases.cells(geo, base)}). "
                 f"Each of these {k} blocks needs its own {v}, and two {v}s never share a {kind}, "
                 f"so between them they take the {v}s of {kind}s {phrases.regions(geo, lines)}. "
                 f"In {phrases.plural('block', len(others))} {phrases.regions(geo, others)} the "
-                f"{v} must therefore go in {kind} "
-                f"{phrases.join_and([geo.region_name(r) for r in rest_regs], 'or')}, so {v} "
+                f"{v} {goes}, so {v} "
                 f"leaves the cells of {phrases.regions(geo, others)} in {kind}s "
                 f"{phrases.regions(geo, lines)}: {elim}.")

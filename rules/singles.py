@@ -9,6 +9,8 @@ from grader.explain import phrases
 from grader.rule import Rule
 from grader.steps import Pattern, Step
 
+FULL_HOUSE = phrases.FULL_HOUSE
+
 
 def _excluders(board: Board, value: int, cells: list[int]) -> tuple[int, ...]:
     """For each cell of ``cells``, a placed peer holding ``value`` (the cell
@@ -88,6 +90,10 @@ class SinglePosition(Rule):
                 cells=((cell, "target"),), regions=((region, "region"),), values=(v,)))
         geo = board.geo
         vals, cands = board.values, board.cands
+        full = self._full_house(board, region, cell)
+        if full is not None:
+            return self.make(board, placements=((cell, v),), pattern=Pattern(
+                cells=((cell, "target"),), regions=((full, FULL_HOUSE),), values=(v,)))
         bit = 1 << (v - 1)
         # the cell's other regions where v has this single position too ("also")
         also = []
@@ -112,6 +118,17 @@ class SinglePosition(Rule):
         )
 
     @staticmethod
+    def _full_house(board: Board, region: int, cell: int) -> int | None:
+        """The first region of ``cell`` (``region`` first, then columns, rows,
+        blocks) in which ``cell`` is the only empty cell, or None."""
+        geo, vals = board.geo, board.values
+        order = sorted(geo.cell_regions[cell], key=lambda g: (1, 0, 2)[geo.region_kind[g]])
+        for r in (region, *order):
+            if all(vals[c] or c == cell for c in geo.regions[r]):
+                return r
+        return None
+
+    @staticmethod
     def _order(n: int) -> tuple[int, ...]:
         """Region ids in search order: columns, rows, blocks."""
         order = _ORDERS.get(n)
@@ -124,6 +141,9 @@ class SinglePosition(Rule):
     def summarize(step: Step) -> str:
         geo = step.geo
         (cell, v), = step.placements
+        full = step.pattern.regions_with(FULL_HOUSE)
+        if full:
+            return _full_house_reason(step, full[0], named=True)
         region = step.pattern.regions_with("region")[0]
         also = step.pattern.regions_with("also")
         where = geo.region_long_name(region)
@@ -136,6 +156,11 @@ class SinglePosition(Rule):
         geo = step.geo
         (cell, v), = step.placements
         sv, cn = geo.symbol(v), geo.cell_name(cell)
+        full = step.pattern.regions_with(FULL_HOUSE)
+        if full:
+            kind = phrases.kind_word(geo, full[0])
+            return (f"A full house: {_full_house_reason(step, full[0])}. A {kind} holds each "
+                    f"of the {geo.n} values exactly once, so {cn} <- {sv}.")
         region = step.pattern.regions_with("region")[0]
         rname, rset = geo.region_name(region), geo.region_set[region]
         reasons = []
@@ -146,13 +171,24 @@ class SinglePosition(Rule):
                                f"in {phrases.regions(geo, via, long=True)}")
         text = (f"Look at {geo.region_long_name(region)}: {sv} is not placed there yet. "
                 f"Apart from {cn}, every cell of {rname} is either filled or cannot hold {sv}")
-        text += (": " + "; ".join(reasons) + ". ") if reasons else ". "
+        text += (": " + "; ".join(reasons) + ". ") if reasons else (
+            f": earlier deductions removed {sv} from the empty ones. ")
         text += f"So {sv} can only go in {cn}: {cn} <- {sv}."
         also = step.pattern.regions_with("also")
         if also:
             text += (f" In {phrases.regions(geo, also, long=True)} too, {cn} is the only place "
                      f"left for {sv}.")
         return text
+
+
+def _full_house_reason(step: Step, region: int, named: bool = False) -> str:
+    """``(3, 5) is the last empty cell of row R3; the only value missing there
+    is 7`` (with ``named``, ``(a full house)`` after the row)."""
+    geo = step.geo
+    (cell, v), = step.placements
+    name = " (a full house)" if named else ""
+    return (f"{geo.cell_name(cell)} is the last empty cell of {geo.region_long_name(region)}"
+            f"{name}; the only value missing there is {geo.symbol(v)}")
 
 
 class SingleCandidate(Rule):
@@ -206,7 +242,11 @@ class SingleCandidate(Rule):
         where = phrases.regions(geo, geo.cell_regions[cell], long=True)
         exc = step.pattern.cells_with("excluder")
         text = f"Look at cell {cn}, where {where} cross. "
-        if exc:
+        if len(exc) == 1:
+            text += (f"The only value placed in these regions so far is the one in "
+                     f"{phrases.cells(geo, exc)}")
+            text += f"; earlier deductions removed the other candidates except {sv}. "
+        elif exc:
             text += (f"The values already placed in these regions, in "
                      f"{phrases.cells(geo, exc)}, are {len(exc)} different values")
             text += (", all but " + sv + ". " if len(exc) == geo.n - 1 else

@@ -150,8 +150,10 @@ class ReductioAdAbsurdum(_Trial):
         geo = step.geo
         (branch,) = step.branches
         why = branch.conflict.reason if branch.conflict else "a contradiction"
-        return (f"assuming {geo.cell_name(branch.cell)} <- {geo.symbol(branch.value)} leads in "
-                f"{len(branch.steps)} steps to a contradiction ({why})")
+        k = len(branch.steps)
+        when = "at once" if not k else f"in {k} step{'s' if k > 1 else ''}"
+        return (f"assuming {geo.cell_name(branch.cell)} <- {geo.symbol(branch.value)} leads "
+                f"{when} to a contradiction ({why})")
 
 
 class DisjunctiveConstruction(_Trial):
@@ -310,4 +312,5 @@ class DisjunctiveConstruction(_Trial):
         if dead:
             why = "; ".join(f"{name(b)} leads to a contradiction" for b in dead)
             return f"{where}; {why}, and every other branch reaches the same result"
-        return f"{where}; every branch reaches the same result"
+        every = "both branches reach" if len(step.branches) == 2 else "every branch reaches"
+        return f"{where}; {every} the same result"

@@ -114,15 +114,36 @@ def test_markdown_nests_trial_branches():
     assert any("**contradiction**" in ln for ln in lines[i:i + 60])
 
 
-def test_hint_vague_and_full():
-    r = run(FIG21, "--hint", "vague")
+def test_hint_levels_technique_where_full():
+    r = run(FIG21, "--hint", "technique")
     assert r.exit_code == 0
-    assert r.output.strip() == ("Try single position (rule 2.1, level 1): look at column C3: "
-                                "one value has a single possible cell there.")
+    assert r.output.strip() == "Try single position (rule 2.1, level 1)."
+    r = run(FIG21, "--hint", "where")
+    assert r.exit_code == 0
+    where = ("Try single position (rule 2.1, level 1): look at column C3: "
+             "one value has a single possible cell there.")
+    assert r.output.strip() == where
+    r = run(FIG21, "--hint", "vague")  # the old name of 'where'
+    assert r.exit_code == 0 and r.output.strip() == where
     r = run(FIG21, "--hint", "full")
     assert "Step 1 · single position" in r.output
     assert "Look at column C3" in r.output and "(8, 3) <- 4" in r.output
     assert "Step 2" not in r.output
+
+
+def test_hint_json_names_its_level():
+    r = run(FIG21, "--hint", "technique", "-f", "json")
+    assert r.exit_code == 0
+    assert json.loads(r.output) == {"level": "technique",
+                                    "hint": "Try single position (rule 2.1, level 1)."}
+    doc = json.loads(run(FIG21, "--hint", "full", "-f", "json").output)
+    assert doc["level"] == "full" and doc["step"]["placements"] == [
+        {"cell": [8, 3], "value": 4}]
+
+
+def test_hint_level_unknown_is_refused():
+    r = run(FIG21, "--hint", "small")
+    assert r.exit_code == 2 and "Traceback" not in r.output
 
 
 def test_moves_then_hint_continues_from_there():
@@ -220,3 +241,32 @@ def test_help_documents_every_option():
     for opt in ("--index", "--format", "--detail", "--step", "--hint", "--moves", "--grid",
                 "--output", "--max-level", "--input-format", "--box", "--hierarchy"):
         assert opt in r.output
+
+
+@pytest.mark.parametrize("path,index,number", [
+    ("book-figures.txt", 2, 2), ("generated-mixed-9x9.txt", 4, 16),
+    ("generated-mixed-9x9.txt", 5, 13), ("book-figures.txt", 13, 34),
+])
+def test_readme_explanations_are_the_programs_output(path, index, number):
+    """The README's four examples (a single, a subset, a fish, a trial) are
+    what `explain ... --detail teach --no-grid` prints for that step."""
+    r = run(str(PUZZLES / path), "--index", str(index), "--detail", "teach", "--no-grid")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith(f"Step {number} · "))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("Step "))
+    block = "\n".join("  " + ln for ln in lines[start:end])
+    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    assert block in readme
+
+
+def test_readme_hint_example_is_true():
+    import grader
+
+    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    trial = next(s for s in grader.explain(FIG["fig6.2"]["puzzle"]) if s.branches)
+    tech, where, full = (grader.explain.hint(trial, lv) for lv in grader.explain.HINT_LEVELS)
+    assert f"# {tech}\n" in readme
+    assert f"# {where[:90]} ...\n" in readme
+    assert f"# {full.splitlines()[0]}   (then" in readme
+    assert "\n".join("  " + ln for ln in full.splitlines()[1:]) in readme

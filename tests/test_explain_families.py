@@ -212,4 +212,7 @@ def test_reductio_explains_the_chain_to_the_contradiction():
         assert lines[k] == f"    {k}. {sub.summary()}"
     assert lines[-2] == f"    contradiction: {branch.conflict.reason}, so {assume} is impossible"
     assert lines[-1].endswith(f"{G9.cell_name(branch.cell)} != {branch.value}.")
-    assert G9.cell_name(branch.cell) in vague_hint(step)
+    # the 'where' hint gives the area (the pivot's block), never the pivot itself
+    where = vague_hint(step)
+    assert G9.cell_name(branch.cell) not in where
+    assert G9.region_long_name(2 * G9.n + G9.cell_block[branch.cell]) in where

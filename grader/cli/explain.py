@@ -43,8 +43,10 @@ class Detail(StrEnum):
 
 
 class HintLevel(StrEnum):
-    vague = "vague"
+    technique = "technique"
+    where = "where"
     full = "full"
+    vague = "vague"  # the old name of ``where``
 
 
 class ExplainInputFormat(StrEnum):
@@ -88,8 +90,10 @@ def explain_command(
         "--step", help="Walk the solution one step at a time: Enter next, b back, q quit.  "
                        "Without a terminal, prints the steps one after another.")] = False,
     hint: Annotated[HintLevel | None, typer.Option(
-        "--hint", help="Show only the next step: 'vague' (the technique and where to look) "
-                       "or 'full' (the whole explanation).", show_default=False)] = None,
+        "--hint", help="Show only the next step, at one of three levels: 'technique' (its "
+                       "name and level), 'where' (also the region, value or cells to look at, "
+                       "not the conclusion) or 'full' (the whole explanation).  'vague' is the "
+                       "old name of 'where'.", show_default=False)] = None,
     moves: Annotated[str | None, typer.Option(
         "--moves", "-m", help="Moves already made, applied to the grid first: r1c5=9, "
                               "(1, 5) <- 9, r3c4!=2 ... separated by spaces or commas.",
@@ -122,7 +126,8 @@ def explain_command(
     \b
     explain puzzles/book-figures.txt --index 2
     explain GRID --step                     # one step at a time
-    explain GRID --hint vague               # what to look for next
+    explain GRID --hint technique           # which technique comes next
+    explain GRID --hint where               # ... and where to look
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
     """
@@ -231,7 +236,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
 def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
           output: Path | None) -> None:
     from ..explain.core import Walkthrough
-    from ..explain.hints import vague_hint
+    from ..explain.hints import hint_level, technique_hint, where_hint
     from ..explain.model import step_model
     from ..explain.render import render_step
 
@@ -245,16 +250,18 @@ def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
         else:
             out.print(msg, markup=False)
         return
+    level = hint_level(level)
+    pointer = technique_hint(step) if level == "technique" else where_hint(step)
     if fmt == "json":
         import json
 
-        data: dict[str, object] = {"hint": vague_hint(step)}
+        data: dict[str, object] = {"level": level, "hint": pointer}
         if level == "full":
             data["step"] = step_model(step, 1).model_dump(mode="json")
         _write(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
         return
-    if level == "vague":
-        out.print(vague_hint(step), markup=False)
+    if level != "full":
+        out.print(pointer, markup=False)
         return
     out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail),
               soft_wrap=not out.is_terminal)

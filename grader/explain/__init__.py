@@ -7,6 +7,7 @@
     steps = grader.explain(grid)
     print(steps[3].explain())           # one line, the book's notation
     print(steps[3].explain("teach"))    # the reasoning, in full sentences
+    print(grader.explain.hint(steps[3], "technique"))  # or "where", "full"
 
 Modules: :mod:`.svg` (``grid_svg``: a standalone SVG drawing of a board),
 :mod:`.textgrid` (the candidate grid drawn with rich), :mod:`.model` (the
@@ -23,8 +24,9 @@ from typing import Any
 
 from . import trials as _trials  # noqa: F401  (registers the trial teach templates)
 from .core import ExplainError, Walkthrough, explain_grid, walkthrough
+from .hints import HINT_LEVELS, hint
 
-__all__ = ["ExplainError", "Walkthrough", "explain_grid", "walkthrough"]
+__all__ = ["HINT_LEVELS", "ExplainError", "Walkthrough", "explain_grid", "hint", "walkthrough"]
 
 
 class _CallableModule(types.ModuleType):

@@ -1,9 +1,13 @@
-"""Hints: the next step, told at two levels.
+"""Hints: the next step, told at three levels, each revealing more.
 
-``vague``: the technique and where to look, without the answer.  ``full``:
-the whole explanation (teach depth) with the grid.  One hint template per
-rule family, from the step's pattern; a plugin family without one gets a
-generic hint (its name and level)."""
+``technique``: the technique's name, level and book reference, nothing
+else.  ``where``: also the region, value or cells to look at (for a trial,
+the kind of reasoning and the area it starts from), never the conclusion nor
+a trial's pivot.  ``full``: the whole step.  ``vague`` (the old name of the
+pointer) is an alias of ``where``.
+
+One ``where`` template per rule family, from the step's pattern; a plugin
+family without one gets the technique level only."""
 
 from __future__ import annotations
 
@@ -11,21 +15,43 @@ from collections.abc import Callable
 
 from ..geometry import BLOCK, ROW
 from ..steps import Step
-from .phrases import cells, regions
+from .phrases import FULL_HOUSE, regions
 
 HintTemplate = Callable[[Step], str]
 _HINTS: dict[str, HintTemplate] = {}
 
-HINT_LEVELS = ("vague", "full")
+#: The hint levels, from the least to the most revealing.
+HINT_LEVELS = ("technique", "where", "full")
+#: Old names still accepted, and the level each one means.
+HINT_ALIASES = {"vague": "where"}
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 
 
 def register_hint(family: str, fn: HintTemplate) -> None:
-    """Register the vague hint of a rule family (``fn(step) -> "where to look"``)."""
+    """Register the ``where`` hint of a rule family (``fn(step) -> "where to look"``)."""
     _HINTS[family] = fn
+
+
+def hint_level(name: str) -> str:
+    """The level a name stands for (an alias gives its level); ValueError
+    for an unknown name."""
+    level = HINT_ALIASES.get(name, name)
+    if level not in HINT_LEVELS:
+        known = ", ".join([*HINT_LEVELS, *HINT_ALIASES])
+        raise ValueError(f"unknown hint level {name!r} (one of {known})")
+    return level
+
+
+def _count(k: int) -> str:
+    return _COUNT_WORDS.get(k, str(k))
 
 
 def _single_position(step: Step) -> str:
     geo = step.geo
+    full = step.pattern.regions_with(FULL_HOUSE)
+    if full:
+        return f"look at {geo.region_long_name(full[0])}: only one of its cells is still empty"
     region = step.pattern.regions_with("region")[0]
     return (f"look at {geo.region_long_name(region)}: one value has a single possible cell "
             f"there")
@@ -82,22 +108,29 @@ def _fish(step: Step) -> str:
             f"{len(base)} of them it is confined to the same {len(base)} cross lines")
 
 
-def _disjunctive(step: Step) -> str:
+def _trial_area(step: Step) -> str:
+    """Where a trial starts, without its pivot: the pivot region, or the
+    block of the pivot cell."""
     geo = step.geo
     if step.pattern.regions:
-        region = step.pattern.regions[0][0]
-        return (f"look at value {geo.symbol(step.pattern.values[0])} in "
-                f"{geo.region_long_name(region)}: follow each of its possible places and "
-                f"compare what they give")
+        return geo.region_long_name(step.pattern.regions[0][0])
     cell = step.pattern.cells_with("pivot")[0]
-    return (f"look at cell {geo.cell_name(cell)}: follow each of its candidates and compare "
-            f"what they give")
+    return geo.region_long_name(2 * geo.n + geo.cell_block[cell])
+
+
+def _disjunctive(step: Step) -> str:
+    n = _count(len(step.branches) or len(step.pattern.cells_with("pivot")) or 2)
+    follow = ("try each of them with the simpler rules, and keep what the ones that do not "
+              "end in a contradiction agree on")
+    if step.pattern.regions:
+        return (f"look at {_trial_area(step)}: one value has only {n} possible cells there; "
+                f"{follow}")
+    return f"look at {_trial_area(step)}: one of its cells has only {n} candidates; {follow}"
 
 
 def _reductio(step: Step) -> str:
-    geo = step.geo
-    return (f"look at cell {cells(geo, step.pattern.cells_with('pivot'))}: one of its "
-            f"candidates leads to a contradiction")
+    return (f"look at {_trial_area(step)}: one candidate of one of its cells, once assumed, "
+            f"leads to a contradiction")
 
 
 for _fam, _fn in (("single-position", _single_position), ("single-candidate", _single_candidate),
@@ -107,11 +140,46 @@ for _fam, _fn in (("single-position", _single_position), ("single-candidate", _s
     register_hint(_fam, _fn)
 
 
-def vague_hint(step: Step) -> str:
-    """``Try a single position (rule 2.1, level 1): look at column C6 ...``."""
+def technique_hint(step: Step) -> str:
+    """``Try single position (rule 2.1, level 1).``: the technique only."""
     ref = f"{step.reference}, " if step.reference else ""
-    head = f"Try {step.name} ({ref}level {step.level})"
+    name = step.name
+    if step.pattern.regions_with(FULL_HOUSE):
+        name, ref = "a full house", f"{step.name}, {ref}"
+    nested = f", with trials nested {step.depth} deep" if step.depth > 1 else ""
+    return f"Try {name} ({ref}level {step.level}){nested}."
+
+
+def where_hint(step: Step) -> str:
+    """The technique and where to look: ``Try single position (rule 2.1,
+    level 1): look at column C6: one value has a single possible cell there.``"""
+    head = technique_hint(step)[:-1]
     fn = _HINTS.get(step.family)
     if fn is None:
         return head + "."
     return f"{head}: {fn(step)}."
+
+
+#: The old name of :func:`where_hint`.
+vague_hint = where_hint
+
+
+def full_hint(step: Step, detail: str = "teach") -> str:
+    """The whole step: its technique line, then its explanation at ``detail``
+    (``teach``: the reasoning in sentences; ``short``: the one-line summary
+    and a trial's branches)."""
+    from .render import body_lines
+
+    ref = f" · {step.reference}" if step.reference else ""
+    return "\n".join([f"{step.name} · level {step.level}{ref}", *body_lines(step, detail)])
+
+
+def hint(step: Step, level: str = "where", detail: str = "teach") -> str:
+    """The hint for ``step`` at ``level`` (``technique``, ``where``, ``full``
+    or an alias such as ``vague``); ``detail`` applies to ``full``."""
+    level = hint_level(level)
+    if level == "technique":
+        return technique_hint(step)
+    if level == "where":
+        return where_hint(step)
+    return full_hint(step, detail)

@@ -11,6 +11,10 @@ from ..geometry import Geometry
 
 SUBSET_NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 
+#: Region role of a full house: a single position in a unit whose only empty
+#: cell is the target (``rules/singles.py``).
+FULL_HOUSE = "full-house"
+
 
 def join_and(items: Sequence[str], word: str = "and") -> str:
     """``a``, ``a and b``, ``a, b and c``."""
@@ -52,6 +56,11 @@ def subset_name(k: int) -> str:
 
 def plural(word: str, k: int) -> str:
     return word if k == 1 else word + "s"
+
+
+def all_word(k: int) -> str:
+    """``both`` for two things, ``all`` for more (``it`` never needs it)."""
+    return "both" if k == 2 else "all"
 
 
 def kind_word(geo: Geometry, region: int, many: bool = False) -> str:

@@ -2,7 +2,7 @@
 
 A rule's pattern names its cells and regions by role (``target``,
 ``excluder``, ``base``, ``cover``, ``subset``, ``pivot``, ``region``,
-``block``, ``line``, ``also``).  Renderers never look at the rule: they look
+``block``, ``line``, ``also``, ``full-house``).  Renderers never look at the rule: they look
 up the role here.  The role vocabulary itself lives in :mod:`grader.roles` (plugins add their
 roles there); an unknown role is drawn grey and labelled by its name.
 """

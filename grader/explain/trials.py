@@ -46,7 +46,25 @@ def branch_end(step: Step, b: Branch) -> str:
     reached = effects(step.geo, step.placements, step.eliminations)
     if b.steps:
         return f"no contradiction: this branch gives {reached}"
-    return f"no contradiction: the assumption itself gives {reached}"
+    if ((b.cell, b.value),) == step.placements and not step.eliminations:
+        return "no contradiction: the only possibility left"
+    return f"no contradiction: {_at_once(step, b)}"
+
+
+def _at_once(step: Step, b: Branch) -> str:
+    """Why the assumption alone gives the step's conclusion (an elimination
+    of the assumed value from a peer, or of another value from its cell)."""
+    geo = step.geo
+    reached = effects(geo, step.placements, step.eliminations)
+    if len(step.eliminations) == 1 and not step.placements:
+        (c, v), = step.eliminations
+        if c == b.cell:
+            return f"{geo.cell_name(c)} then holds {geo.symbol(b.value)}, so {reached}"
+        shared = [r for r in geo.cell_regions[c] if b.cell in geo.region_set[r]]
+        if v == b.value and shared:
+            return (f"{geo.cell_name(c)} shares {geo.region_long_name(shared[0])} with "
+                    f"{geo.cell_name(b.cell)}, so {reached}")
+    return f"the assumption alone gives {reached}"
 
 
 def _pivot_text(step: Step) -> str:
@@ -69,24 +87,29 @@ def disjunctive_parts(step: Step) -> tuple[str, str]:
     geo = step.geo
     result = effects(geo, step.placements, step.eliminations)
     n = len(step.branches)
-    intro = (f"{_pivot_text(step)} Follow each of the {n} possibilities with the simpler "
+    each = "both" if n == 2 else f"each of the {n}"
+    every = "Both possibilities" if n == 2 else "Every possibility"
+    intro = (f"{_pivot_text(step)} Follow {each} possibilities with the simpler "
              f"rules, one step at a time:")
     dead = [b for b in step.branches if b.conflict is not None]
     live = [b for b in step.branches if b.conflict is None]
     if not live:
-        outro = (f"Every possibility leads to a contradiction, so this position cannot be "
-                 f"completed; in particular {result}.")
+        outro = (f"{every} {'lead' if n == 2 else 'leads'} to a contradiction, so this "
+                 f"position cannot be completed; in particular {result}.")
     elif dead and len(live) == 1:
+        kept = _assume(step, live[0])
+        gives = ("must be true" if kept == result else
+                 f"({kept}) gives {result}")
         outro = (f"The {'possibility' if len(dead) == 1 else 'possibilities'} "
                  f"{' and '.join(_assume(step, b) for b in dead)} "
-                 f"{'is' if len(dead) == 1 else 'are'} impossible, and the remaining one "
-                 f"({_assume(step, live[0])}) gives {result}.")
+                 f"{'is' if len(dead) == 1 else 'are'} impossible, so the remaining one "
+                 f"{gives}" + (f": {result}." if kept == result else "."))
     elif dead:
         outro = (f"The impossible possibilities drop out and every remaining one gives "
                  f"{result}.")
     else:
-        outro = (f"Every possibility gives {result}, and one of them is true: so "
-                 f"{result}.")
+        outro = (f"{every} {'give' if n == 2 else 'gives'} {result}, and one of them must be "
+                 f"true, so {result} holds.")
     return intro, outro
 
 
