@@ -4,8 +4,9 @@
  *
  * It computes the same things as the pure-Python code it stands in for
  * (grader/propagate.py fixpoint, rules/trials.py branch evaluation,
- * grader/solver.py), on the same candidate bitmasks, and is used only when
- * every rule involved is a built-in one it knows (see Rule.native()).  The
+ * grader/solver.py), on the same candidate bitmasks.  Rules it does not know
+ * (plugins written in Python) are called back when its own rules are stuck
+ * (FAM_PYTHON, see run_python_rule and native.PythonRule).  The
  * rules are monotonic, so the fixpoint ("closure") does not depend on the
  * order in which deductions are applied; this module applies every deduction
  * it finds at once, which is what makes it fast.
@@ -19,6 +20,12 @@
 #include <string.h>
 
 typedef uint64_t M;
+
+#if defined(_MSC_VER)
+#define THREAD_LOCAL __declspec(thread)
+#else
+#define THREAD_LOCAL __thread
+#endif
 
 #define MAXN 36
 #define MAXC (MAXN * MAXN)
@@ -304,7 +311,8 @@ static int singles(const Geo *g, State *st, int full) {
 /* elimination rules: apply every deduction found; return how many      */
 /* candidates were removed.                                             */
 
-enum { FAM_SINGLES = 0, FAM_LINES = 1, FAM_MULTI = 2, FAM_NAKED = 3, FAM_HIDDEN = 4, FAM_FISH = 5 };
+enum { FAM_SINGLES = 0, FAM_LINES = 1, FAM_MULTI = 2, FAM_NAKED = 3, FAM_HIDDEN = 4, FAM_FISH = 5,
+       FAM_PYTHON = 6 };
 
 typedef struct { int fam, p1, p2; } RuleDesc;
 typedef struct {
@@ -690,6 +698,50 @@ static int apply_rule(const Geo *g, State *st, const RuleDesc *r, const uint8_t 
     return 0; /* singles are run by fix() itself */
 }
 
+/* ------------------------------------------------------------------ */
+/* rules written in Python (plugins): called back, with the GIL, when    */
+/* the C rules are stuck, so the fixpoint is the same as in pure Python  */
+
+/* the callables of the current call (a list indexed by a FAM_PYTHON
+   rule's p1), and the exception one of them raised; per thread */
+static THREAD_LOCAL PyObject *py_rules;
+static THREAD_LOCAL PyObject *py_err_type, *py_err_value, *py_err_tb;
+
+/* Run Python rule `idx` on st: its callable takes (values, cands) and
+   returns None (no progress) or the new (values, cands).  Applies the
+   changes; returns 1 when something changed, -1 on an exception (kept for
+   the caller, which stops). */
+static int run_python_rule(const Geo *g, State *st, int idx) {
+    if (py_err_type) return -1;
+    PyGILState_STATE gs = PyGILState_Ensure();
+    int res = 0;
+    PyObject *cb = py_rules ? PySequence_GetItem(py_rules, idx) : NULL;
+    PyObject *dumped = cb ? dump_state(g, st) : NULL;
+    PyObject *got = dumped ? PyObject_CallObject(cb, dumped) : NULL;
+    if (got && got != Py_None) {
+        State *t = malloc(sizeof(State));
+        PyObject *v = NULL, *c = NULL;
+        if (!t) PyErr_NoMemory();
+        else if (PyArg_ParseTuple(got, "OO", &v, &c) && !load_state(g, v, c, t)) {
+            for (int i = 0; i < g->nc; i++) {
+                if (t->v[i] && !st->v[i]) { place(g, st, i, t->v[i]); res = 1; }
+                else if (!st->v[i] && (st->c[i] & ~t->c[i])) {
+                    elim(g, st, i, st->c[i] & ~t->c[i]);
+                    res = 1;
+                }
+            }
+        }
+        free(t);
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Fetch(&py_err_type, &py_err_value, &py_err_tb);
+        res = -1;
+    }
+    Py_XDECREF(got); Py_XDECREF(dumped); Py_XDECREF(cb);
+    PyGILState_Release(gs);
+    return res;
+}
+
 /* Fixpoint of singles and the elimination rules of P; 1 on a contradiction.
    Every rule keeps what changed since it last looked, and searches only
    there.  Cheaper rules come first and a change sends the search back to the
@@ -709,7 +761,7 @@ static int fix(const Geo *g, State *st, const Rules *P) {
             if (subsets_at >= 0) continue;
             subsets_at = nrun;
         }
-        if (r->fam == FAM_SINGLES) continue;
+        if (r->fam == FAM_SINGLES || r->fam == FAM_PYTHON) continue;
         run[nrun++] = r;
     }
     uint8_t pend[MAXRULES][3 * MAXN];
@@ -740,6 +792,12 @@ static int fix(const Geo *g, State *st, const Rules *P) {
             pendv[i] = 0;
             if (i == subsets_at) changed = r_subsets(g, st, D, nsz, hsz) > 0;
             else changed = apply_rule(g, st, run[i], D, dv) > 0;
+        }
+        for (int i = 0; i < P->nr && !changed; i++) {
+            if (P->r[i].fam != FAM_PYTHON) continue;
+            int r = run_python_rule(g, st, P->r[i].p1);
+            if (r < 0) return 1; /* stop; the caller raises the exception */
+            changed = r;
         }
         if (!changed) return 0;
     }
@@ -778,11 +836,6 @@ typedef struct {
 } Memo;
 
 /* one memo per thread: calls release the GIL, and Dask runs grids in threads */
-#if defined(_MSC_VER)
-#define THREAD_LOCAL __declspec(thread)
-#else
-#define THREAD_LOCAL __thread
-#endif
 static THREAD_LOCAL Memo memo_store;
 
 static void memo_reset(Memo *m) {
@@ -1326,19 +1379,39 @@ static int call_init(Call *k, PyObject *cap, PyObject *vals, PyObject *cands, Py
     return 0;
 }
 
-/* closure(geo, values, cands, rules, has_disj, has_red, max_alt, depth, solution)
-   -> (conflict, (values, cands)) */
+/* Python rules of a call: set before the C work, checked after it (a
+   Python rule's exception is raised, and the memo, which may hold what
+   the failed closures left, is dropped) */
+static void py_begin(PyObject *callbacks) {
+    py_rules = callbacks == Py_None ? NULL : callbacks;
+    py_err_type = py_err_value = py_err_tb = NULL;
+}
+
+static int py_end(void) {
+    py_rules = NULL;
+    if (!py_err_type) return 0;
+    memo_reset(&memo_store);
+    PyErr_Restore(py_err_type, py_err_value, py_err_tb);
+    py_err_type = py_err_value = py_err_tb = NULL;
+    return -1;
+}
+
+/* closure(geo, values, cands, rules, has_disj, has_red, max_alt, depth, solution
+   [, callbacks]) -> (conflict, (values, cands)) */
 static PyObject *py_closure(PyObject *self, PyObject *args) {
-    PyObject *cap, *vals, *cands, *rules, *sol;
+    PyObject *cap, *vals, *cands, *rules, *sol, *cbs = Py_None;
     int hd, hr, ma, depth;
-    if (!PyArg_ParseTuple(args, "OOOOiiiiO", &cap, &vals, &cands, &rules, &hd, &hr, &ma, &depth, &sol))
+    if (!PyArg_ParseTuple(args, "OOOOiiiiO|O", &cap, &vals, &cands, &rules, &hd, &hr, &ma, &depth,
+                          &sol, &cbs))
         return NULL;
     Call k;
     if (call_init(&k, cap, vals, cands, rules, hd, hr, ma, sol)) return NULL;
     int conflict;
+    py_begin(cbs);
     Py_BEGIN_ALLOW_THREADS
     conflict = closure(k.g, k.st, &k.P, depth, k.sol);
     Py_END_ALLOW_THREADS
+    if (py_end()) { call_free(&k); return NULL; }
     PyObject *dumped = dump_state(k.g, k.st);
     call_free(&k);
     if (!dumped) return NULL;
@@ -1350,13 +1423,14 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
    (cell * 64 + value) whose assumption closes on a contradiction, or None.
    Candidates agreeing with the solution are skipped: they never contradict. */
 static PyObject *py_reductio_first(PyObject *self, PyObject *args) {
-    PyObject *cap, *vals, *cands, *rules, *sol;
+    PyObject *cap, *vals, *cands, *rules, *sol, *cbs = Py_None;
     int hd, hr, ma, depth, start;
-    if (!PyArg_ParseTuple(args, "OOOOiiiiOi", &cap, &vals, &cands, &rules, &hd, &hr, &ma, &depth,
-                          &sol, &start))
+    if (!PyArg_ParseTuple(args, "OOOOiiiiOi|O", &cap, &vals, &cands, &rules, &hd, &hr, &ma, &depth,
+                          &sol, &start, &cbs))
         return NULL;
     Call k;
     if (call_init(&k, cap, vals, cands, rules, hd, hr, ma, sol)) return NULL;
+    py_begin(cbs);
     State *tmp = malloc(sizeof(State));
     if (!tmp) { call_free(&k); return PyErr_NoMemory(); }
     int fc = -1, fv = 0;
@@ -1382,6 +1456,7 @@ static PyObject *py_reductio_first(PyObject *self, PyObject *args) {
     Py_END_ALLOW_THREADS
     free(tmp);
     call_free(&k);
+    if (py_end()) return NULL;
     if (fc < 0) Py_RETURN_NONE;
     return Py_BuildValue("(ii)", fc, fv);
 }
@@ -1393,13 +1468,14 @@ static PyObject *py_reductio_first(PyObject *self, PyObject *args) {
    after `start` with a conclusion (kind 0 = placement, 1 = elimination;
    region -1 for a cell pivot; alternatives a list of (cell, value)), or None. */
 static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
-    PyObject *cap, *vals, *cands, *rules, *sol;
+    PyObject *cap, *vals, *cands, *rules, *sol, *cbs = Py_None;
     int hd, hr, ma, depth, start;
-    if (!PyArg_ParseTuple(args, "OOOOiiiiOi", &cap, &vals, &cands, &rules, &hd, &hr, &ma, &depth,
-                          &sol, &start))
+    if (!PyArg_ParseTuple(args, "OOOOiiiiOi|O", &cap, &vals, &cands, &rules, &hd, &hr, &ma, &depth,
+                          &sol, &start, &cbs))
         return NULL;
     Call k;
     if (call_init(&k, cap, vals, cands, rules, hd, hr, ma, sol)) return NULL;
+    py_begin(cbs);
     Pivot *pv;
     int npv = pivots_of(k.g, k.st, k.P.max_alt, &pv);
     if (npv < 0) { call_free(&k); return PyErr_NoMemory(); }
@@ -1414,6 +1490,7 @@ static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
         if (r != 0) { found = i; break; }
     }
     Py_END_ALLOW_THREADS
+    if (py_end()) { free(pv); call_free(&k); return NULL; }
     PyObject *res;
     if (found < 0) {
         Py_INCREF(Py_None);

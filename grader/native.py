@@ -12,7 +12,10 @@ Set ``SUDOKU_GRADER_PURE=1`` in the environment to disable the accelerator.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -68,12 +71,22 @@ class Program:
     has_red: int
     max_alt: int
     depth: int
+    #: The rules written in Python (plugins), called back by the C fixpoint
+    #: when its own rules are stuck (indexed by their description's p1).
+    callbacks: tuple[PythonRule, ...] = ()
+
+    def _cbs(self, board: Board) -> list[PythonRule] | None:
+        if not self.callbacks:
+            return None
+        for cb in self.callbacks:
+            cb.geo = board.geo
+        return list(self.callbacks)
 
     def closure(self, board: Board, solution: Sequence[int] | None = None) -> bool:
         """Propagate ``board`` in place to the fixpoint; True on a contradiction."""
         conflict, (vals, cands) = _native.closure(
             _geo(board.geo), board.values, board.cands, self.rules, self.has_disj,
-            self.has_red, self.max_alt, self.depth, solution)
+            self.has_red, self.max_alt, self.depth, solution, self._cbs(board))
         board.values[:] = vals
         board.cands[:] = cands
         return bool(conflict)
@@ -85,7 +98,7 @@ class Program:
         candidates agreeing with ``solution`` are skipped (they never can)."""
         hit = _native.reductio_first(
             _geo(board.geo), board.values, board.cands, self.rules, self.has_disj,
-            self.has_red, self.max_alt, self.depth, solution, start)
+            self.has_red, self.max_alt, self.depth, solution, start, self._cbs(board))
         return None if hit is None else (int(hit[0]), int(hit[1]))
 
     def disjunction_first(self, board: Board, solution: Sequence[int] | None, max_alt: int,
@@ -97,7 +110,7 @@ class Program:
         alternatives, bitmask of the alternatives that end in a contradiction)."""
         hit = _native.disjunction_first(
             _geo(board.geo), board.values, board.cands, self.rules, self.has_disj,
-            self.has_red, max_alt, self.depth, solution, start)
+            self.has_red, max_alt, self.depth, solution, start, self._cbs(board))
         if hit is None:
             return None
         idx, kind, cell, value, region, alts, dead = hit
@@ -105,12 +118,58 @@ class Program:
                 [(int(c), int(v)) for c, v in alts], int(dead))
 
 
+#: The family number of a rule written in Python, run by a call back.
+FAM_PYTHON = 6
+_tags = itertools.count(1)
+_rule_tags: weakref.WeakKeyDictionary[Rule, int] = weakref.WeakKeyDictionary()
+
+
+class PythonRule:
+    """A plugin's rule as the C fixpoint calls it: ``(values, cands)`` in,
+    the position after every step its ``find()`` makes in one pass out (None
+    when it makes none).  The fixpoint of monotonic rules does not depend on
+    the order of the deductions, so the closure is the pure-Python one."""
+
+    __slots__ = ("rule", "geo")
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+        self.geo: Geometry | None = None
+
+    def __call__(self, values: list[int], cands: list[int]) -> tuple[list[int], list[int]] | None:
+        assert self.geo is not None
+        board = _board_class()(self.geo, values, cands)
+        progress = False
+        for step in list(self.rule.find(board)):
+            if board.progress(step):
+                board.apply(step)
+                progress = True
+        return (board.values, board.cands) if progress else None
+
+
+@functools.cache
+def _board_class() -> type[Board]:
+    from .board import Board  # board imports this module
+
+    return Board
+
+
+def _tag(rule: Rule) -> int:
+    """A number that tells this rule object apart in the accelerator's memo."""
+    tag = _rule_tags.get(rule)
+    if tag is None:
+        tag = _rule_tags[rule] = next(_tags) & 0x3FFFFFFF
+    return tag
+
+
 def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Program | None:
     """Translate propagation ``rules`` (plain rules, plus trial rules of one
-    inner depth) for the accelerator, or None when it cannot run them."""
+    inner depth) for the accelerator, or None when it cannot run them.  Rules
+    it does not know (plugins) are called back in Python at their turn."""
     if not available():
         return None
     plain: list[tuple[int, int, int]] = []
+    callbacks: list[PythonRule] = []
     singles = 0
     has_disj = has_red = 0
     depth = 0
@@ -131,14 +190,16 @@ def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Pro
             continue
         desc = r.accelerated()
         if desc is None:
-            return None
+            plain.append((FAM_PYTHON, len(callbacks), _tag(r)))
+            callbacks.append(PythonRule(r))
+            continue
         if desc[0] == 0:
             singles += 1
             continue
         plain.append((int(desc[0]), int(desc[1]), int(desc[2])))
     if singles < 2:
         return None
-    return Program(tuple(plain), has_disj, has_red, max_alt, depth)
+    return Program(tuple(plain), has_disj, has_red, max_alt, depth, tuple(callbacks))
 
 
 def first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:

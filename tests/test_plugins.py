@@ -465,3 +465,55 @@ def test_a_plugins_roles_get_a_legend(tmp_path: Path, site: Path) -> None:
     legend = _legend(step)
     assert "pincer of the wing" in legend and "#ffd8a8" in legend
     assert "pivot of the trial" in legend
+
+
+def test_the_accelerator_calls_python_rules_back_inside_trials(
+        xy_site: Path, tmp_path: Path) -> None:
+    """No accelerator cliff: with a Python rule below the trials, the C code
+    still runs the trials and calls the rule back at its turn; grades are the
+    same as in pure Python."""
+    from grader import native
+    from grader.testing import assert_kernels_agree
+
+    h = load_hierarchy(write_hierarchy(tmp_path, """
+        extends = "default"
+        [[rules]]
+        code = "xy-wing"
+        after = "swordfish"
+    """))
+    engine = Engine(h)
+    trial = next(r for r in engine.rules(1) if r.code == "disjunctive-construction")
+    prog = native.program(trial.context.propagation)
+    if native.available():
+        assert prog is not None and len(prog.callbacks) == 1
+        assert prog.callbacks[0].rule.code == "xy-wing"
+    grids = [d["puzzle"] for d in book_calibration() if d["rating"] == "expert"][:6]
+    results = assert_kernels_agree(h, grids)
+    assert all(r.verdict == "ok" for r in results)
+
+
+def test_a_python_rule_failing_inside_the_accelerator_is_a_rule_error(
+        fault_site: Path, tmp_path: Path) -> None:
+    from grader import native
+    from grader.rule import RuleError
+
+    if not native.available():
+        pytest.skip("the accelerator is not built")
+    h = load_hierarchy(write_hierarchy(tmp_path, """
+        extends = "default"
+        [[rules]]
+        code = "crashing"
+        after = "swordfish"
+    """))
+    engine = Engine(h)
+    trial = next(r for r in engine.rules(1) if r.code == "reductio-ad-absurdum")
+    prog = native.program(trial.context.propagation)
+    assert prog is not None
+    board = parse_grid_token(book_figures()["fig2.1"]["puzzle"])
+    from grader import Board
+
+    b = Board.from_values(board.geo, board.values)
+    with pytest.raises(RuleError, match="'crashing'.*division by zero"):
+        prog.closure(b)
+    # the accelerator is usable again afterwards
+    assert Grader().grade_grid(board).level == 1

@@ -22,13 +22,15 @@ class XYWing(Rule):
     roles = {"pincer": ("pincer of the wing", "#ffd8a8", "on orange4")}
 
     def find(self, board: Board) -> Iterator[Step]:
-        geo, vals, cands = board.geo, board.values, board.cands
-        for p in range(geo.ncells):                      # pivots in cell order
-            m = cands[p]
-            if vals[p] or m.bit_count() != 2:
-                continue
-            wings = [q for q in geo.peers[p]
-                     if cands[q].bit_count() == 2 and (cands[q] & m).bit_count() == 1]
+        geo, cands = board.geo, board.cands
+        # the cells with two candidates, in cell order: pivots and pincers
+        two = [c for c, m in enumerate(cands) if m.bit_count() == 2]
+        if len(two) < 3:                                 # a pivot and two pincers
+            return
+        for p in two:                                    # pivots in cell order
+            m, near = cands[p], geo.peer_sets[p]
+            # pincers: two candidates, exactly one of them shared with the pivot
+            wings = [q for q in two if q in near and cands[q] & m and cands[q] != m]
             for i, a in enumerate(wings):
                 for b in wings[i + 1:]:
                     z = cands[a] & ~m
