@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from importlib.metadata import entry_points
 
+from .errors import GraderError
 from .rule import Rule
 
 GROUP = "sudoku_grader.rules"
 
 
-class PluginError(LookupError):
+class PluginError(GraderError, LookupError):
     """A plugin that is missing or not a rule."""
 
 
