@@ -73,7 +73,7 @@ def hierarchy_line(path: str | None = None) -> str:
     except (OSError, ValueError) as e:
         return f"{path}: cannot read: {e}"
     rules = data.get("rules", [])
-    levels = sorted({r.get("level") for r in rules if isinstance(r, dict)} - {None})
+    levels = sorted({int(r["level"]) for r in rules if isinstance(r, dict) and "level" in r})
     extends = " extending the default" if data.get("extends") else ""
     span = f", levels {levels[0]}-{levels[-1]}" if levels else ""
     return f"{data.get('name', '?')}{extends}: {source}, {len(rules)} rules{span}"
