@@ -26,12 +26,13 @@ BIN = str(Path(sys.executable).parent)
 #: substring -> why the example is not run here
 SKIP = {
     "pip install": "installs packages (network)",
+    "-m pytest": "runs the test suite itself",
     "--dask tcp://": "needs a Dask cluster",
     "big.csv": "reads a file of your own",
     "big.sdm": "reads a file of your own",
 }
 #: substrings of examples that take more than a few seconds
-SLOW = ("se-medium-500", "se-easy-500", "--compare", "--runslow", "pytest", "-n 20",
+SLOW = ("se-medium-500", "se-easy-500", "--compare", "-n 20",
         "--size 16", "--level 9", "--rating all", "--pack", "--count 10")
 
 
