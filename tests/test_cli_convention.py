@@ -308,3 +308,28 @@ def test_existing_exceptions_are_grader_errors_where_they_were() -> None:
                       (ResumeError, ValueError), (WhereError, ValueError)):
         assert issubclass(cls, GraderError) and issubclass(cls, base)
         assert getattr(grader.errors, cls.__name__) is cls
+
+
+# ---------------------------------------------------------------- text without colour
+
+
+def test_plain_text_marks_roles_regions_and_placed_values_with_characters() -> None:
+    r = runner.invoke(app, ["explain", G, "--step", "2", "--moves", "r1c8=3"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[-1] == ("T target   X excluder   r region   a also   *v placed   "
+                         "(v) placed earlier; bare values are givens")
+    row8 = [ln for ln in lines if ln.startswith("  ┃") or ln.startswith("8 ┃")]
+    assert any("*3T┃" in ln for ln in row8)  # the target (8, 6): placed 3, marked T
+    assert any("(4)" in ln for ln in lines)  # (8, 3) was placed by step 1, not a given
+    step = grader.explain(G, moves="r1c8=3")[1]
+    excluders = sum(1 for _, role in step.pattern.cells if role == "excluder")
+    assert excluders >= 2
+    assert sum(ln.count("X┃") + ln.count("X│") for ln in lines) == excluders
+    r = runner.invoke(app, ["explain", G, "--step", "2"], color=True)
+    assert "(4)" in r.output  # CliRunner has no colour system: still plain
+
+
+def test_colour_output_keeps_the_coloured_drawing() -> None:
+    p = cli("explain", G, "--step", "2", "--color", "always")
+    assert "\x1b[42m" in p.stdout and "T┃" not in p.stdout and "(4)" not in p.stdout

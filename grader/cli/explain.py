@@ -235,7 +235,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
     from ..explain.core import Walkthrough
     from ..explain.document import facts
     from ..explain.render import render_step
-    from ..explain.textgrid import grid_text
+    from ..explain.textgrid import Drawing
 
     assert isinstance(wt, Walkthrough)
     console = out
@@ -249,7 +249,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
     try:
         if grid:
             console.print(Text("Starting position", style="bold"))
-            console.print(grid_text(wt.start, None, wt.givens))
+            console.print(Drawing(wt.start, None, wt.givens))
             console.print()
         for number, board, step in wt:
             console.print(render_step(number, step, board if grid else None, wt.givens, detail),

@@ -15,34 +15,36 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class RoleStyle:
     """``rich``: a rich style string; ``fill``: an SVG/HTML colour; ``label``:
-    the word used in legends."""
+    the word used in legends; ``letter``: the mark of the role in text without
+    colour (a pipe, a file), upper case for cells, lower case for regions."""
 
     rich: str
     fill: str
     label: str
+    letter: str = ""
 
 
 #: Cell roles (strong colours).
 CELL_ROLES: dict[str, RoleStyle] = {
-    "target": RoleStyle("on dark_green", "#b2f2bb", "where the value goes"),
-    "excluder": RoleStyle("on dark_blue", "#a5d8ff", "excludes the value"),
-    "base": RoleStyle("on dark_goldenrod", "#ffe066", "pattern cell"),
-    "subset": RoleStyle("on dark_orange3", "#ffc078", "subset cell"),
-    "pivot": RoleStyle("on dark_magenta", "#d0bfff", "pivot of the trial"),
+    "target": RoleStyle("on dark_green", "#b2f2bb", "where the value goes", "T"),
+    "excluder": RoleStyle("on dark_blue", "#a5d8ff", "excludes the value", "X"),
+    "base": RoleStyle("on dark_goldenrod", "#ffe066", "pattern cell", "B"),
+    "subset": RoleStyle("on dark_orange3", "#ffc078", "subset cell", "S"),
+    "pivot": RoleStyle("on dark_magenta", "#d0bfff", "pivot of the trial", "P"),
 }
-DEFAULT_CELL = RoleStyle("on grey37", "#dee2e6", "pattern cell")
+DEFAULT_CELL = RoleStyle("on grey37", "#dee2e6", "pattern cell", "C")
 
 #: Region roles (pale tints under the cells).
 REGION_ROLES: dict[str, RoleStyle] = {
-    "region": RoleStyle("on grey23", "#e9ecef", "region"),
-    "also": RoleStyle("on grey15", "#f1f3f5", "also a region"),
-    "block": RoleStyle("on #3a3000", "#fff3bf", "block"),
-    "line": RoleStyle("on #002a40", "#d0ebff", "line"),
-    "base": RoleStyle("on #3a3000", "#fff3bf", "base line"),
-    "cover": RoleStyle("on #002a40", "#d0ebff", "cover line"),
-    "pivot": RoleStyle("on #2b1040", "#f3f0ff", "pivot region"),
+    "region": RoleStyle("on grey23", "#e9ecef", "region", "r"),
+    "also": RoleStyle("on grey15", "#f1f3f5", "also a region", "a"),
+    "block": RoleStyle("on #3a3000", "#fff3bf", "block", "b"),
+    "line": RoleStyle("on #002a40", "#d0ebff", "line", "l"),
+    "base": RoleStyle("on #3a3000", "#fff3bf", "base line", "e"),
+    "cover": RoleStyle("on #002a40", "#d0ebff", "cover line", "c"),
+    "pivot": RoleStyle("on #2b1040", "#f3f0ff", "pivot region", "p"),
 }
-DEFAULT_REGION = RoleStyle("on grey19", "#f1f3f5", "region")
+DEFAULT_REGION = RoleStyle("on grey19", "#f1f3f5", "region", "g")
 
 #: Values and effects.
 GIVEN = RoleStyle("bold bright_white", "#000000", "given")
