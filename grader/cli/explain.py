@@ -133,7 +133,8 @@ def explain_command(
         "--hint", help="Show only the next step: 'vague' (the technique and where to look) "
                        "or 'full' (the whole explanation).", show_default=False)] = None,
     moves: Annotated[str | None, typer.Option(
-        "--moves", "-m", help="Moves already made, applied to the grid first: r1c5=9, "
+        "--moves", "-m", metavar="MOVES",
+        help="Moves already made, applied to the grid first: r1c5=9, "
                               "(1, 5) <- 9, r3c4!=2 ... separated by spaces or commas.",
         show_default=False)] = None,
     grid_drawing: Annotated[bool, typer.Option(
@@ -142,7 +143,8 @@ def explain_command(
     output: OutputOpt = None,
     overwrite: OverwriteOpt = False,
     max_level: Annotated[int | None, typer.Option(
-        "--max-level", min=1, help="Use only the rules up to this level (e.g. 2: singles only).",
+        "--max-level", min=1, metavar="LEVEL",
+        help="Use only the rules up to this level (e.g. 2: singles only).",
         show_default=False)] = None,
     input_format: Annotated[ExplainInputFormat, typer.Option(
         "--input-format", "-i", help="How to read the input (auto detects every format, "

@@ -75,19 +75,19 @@ def _progress_wanted(progress: bool | None) -> bool:
 
 def generate_command(
     rating: Annotated[str | None, typer.Option(
-        "--rating", "-r",
+        "--rating", "-r", metavar="RATING",
         help="Rating of the grids: very-easy, easy, medium, difficult, very-difficult, expert; "
              "a range (medium..very-difficult), a comma list cycled over the grids "
              "(easy,expert), or 'all' (every rating in turn). Default: any rating.",
         show_default=False)] = None,
     level: Annotated[str | None, typer.Option(
-        "--level", "-l",
+        "--level", "-l", metavar="LEVEL",
         help="Level instead of a rating: 9, a range 5-8, or a comma list (3,9,13).",
         show_default=False)] = None,
     count: Annotated[int, typer.Option(
-        "--count", "-n", help="How many grids.", min=1)] = 1,
+        "--count", "-n", metavar="N", help="How many grids.", min=1)] = 1,
     size: Annotated[int, typer.Option(
-        "--size", "-s", help="Side of the grid: 4, 6, 8, 9, 12, 16 or 25.")] = 9,
+        "--size", "-s", metavar="N", help="Side of the grid: 4, 6, 8, 9, 12, 16 or 25.")] = 9,
     box: BoxOpt = None,
     symmetry: Annotated[Symmetry, typer.Option(
         help="Symmetry of the givens: none, central (180-degree turn, Nikoli style), "
@@ -117,6 +117,7 @@ def generate_command(
         "--with-solution", help="Also write each solution (line and nt formats; "
                                 "csv and jsonl always have it).")] = False,
     pack: Annotated[Path | None, typer.Option(
+        metavar="DIR",
         help="Write a daily pack into this directory: one grid of each rating, their "
              "solutions, and pack.html to print.", show_default=False)] = None,
     hierarchy: HierarchyOpt = None,

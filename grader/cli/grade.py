@@ -291,10 +291,10 @@ def grade_command(
              "strings in quotes, lists in [ ], null.",
         rich_help_panel="Select and sort")] = None,
     min_level: Annotated[int | None, typer.Option(
-        "--min-level", min=0, help="Keep only ok grids of at least this level.",
+        "--min-level", min=0, metavar="LEVEL", help="Keep only ok grids of at least this level.",
         rich_help_panel="Select and sort")] = None,
     max_level: Annotated[int | None, typer.Option(
-        "--max-level", min=0, help="Keep only ok grids of at most this level.",
+        "--max-level", min=0, metavar="LEVEL", help="Keep only ok grids of at most this level.",
         rich_help_panel="Select and sort")] = None,
     sort: Annotated[str | None, typer.Option(
         "--sort", metavar="KEY",

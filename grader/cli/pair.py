@@ -105,7 +105,7 @@ def solve_command(
     count: Annotated[bool, typer.Option(
         "--count", help="Count the joint solutions (up to --limit).")] = False,
     limit: Annotated[int | None, typer.Option(
-        "--limit", min=1, show_default="2, or 1000 with --count",
+        "--limit", min=1, metavar="N", show_default="2, or 1000 with --count",
         help="Stop after this many solutions.")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", show_default="none",
@@ -170,7 +170,7 @@ def _print_side_by_side(left: str, right: str) -> None:
 @app.command("generate", context_settings=_SETTINGS)
 def generate_command(
     order: Annotated[int, typer.Option(
-        "--order", "-k", min=2, max=6,
+        "--order", "-k", min=2, max=6, metavar="K",
         help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16, 5: 25x25).")] = 3,
     seed: SeedOpt = None,
     output_format: Annotated[PairFormat, typer.Option(

@@ -308,7 +308,8 @@ def solve_command(
     all_: Annotated[bool, typer.Option(
         "--all", help="List every solution (up to --limit).")] = False,
     limit: Annotated[int | None, typer.Option(
-        "--limit", min=1, show_default=f"2 to decide uniqueness, {COUNT_LIMIT} with --count "
+        "--limit", min=1, metavar="N",
+        show_default=f"2 to decide uniqueness, {COUNT_LIMIT} with --count "
         "or --all", help="Stop after this many solutions.")] = None,
     time_limit: TimeLimitOpt = None,
     output: Annotated[Path | None, typer.Option(
