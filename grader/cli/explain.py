@@ -176,6 +176,8 @@ def explain_command(
     h: Hierarchy = hierarchy_option(hierarchy)
     check_plugins(h)
     check_output(output, overwrite)
+    if step_number is not None and hint is not None:
+        fail("--step N shows one step, --hint the next one: choose one")
     try:
         pos = load_position(grid, index, box_option(box), input_format.value)
     except InputError as e:
