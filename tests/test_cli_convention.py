@@ -333,3 +333,23 @@ def test_plain_text_marks_roles_regions_and_placed_values_with_characters() -> N
 def test_colour_output_keeps_the_coloured_drawing() -> None:
     p = cli("explain", G, "--step", "2", "--color", "always")
     assert "\x1b[42m" in p.stdout and "T┃" not in p.stdout and "(4)" not in p.stdout
+
+
+def test_version_reads_the_same_plugins_as_importlib_metadata(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    from grader import about
+
+    info = tmp_path / "acme_rules-2.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-rules\nVersion: 2.3\n\n")
+    (info / "entry_points.txt").write_text(
+        "[console_scripts]\nacme = acme:main\n\n"
+        "[sudoku_grader.rules]\nxy-wing = acme.wings:XYWing\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    want = sorted(f"{ep.name} = {ep.value} ({ep.dist.name} {ep.dist.version})"
+                  for ep in metadata.entry_points(group=about.GROUP))
+    assert about.plugin_lines() == want
+    assert "xy-wing = acme.wings:XYWing (acme-rules 2.3)" in want
+    assert about.version() == metadata.version("sudoku-grader")
