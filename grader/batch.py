@@ -43,6 +43,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
 
+from .errors import GraderError
 from .formats import Grid, Record, iter_sources
 from .geometry import geometry
 from .grading import CONTRACT_FIELDS, Grader, GradeResult
@@ -97,7 +98,7 @@ class GradeConfig:
     canonical: bool = False
 
 
-class EngineUnavailable(RuntimeError):
+class EngineUnavailable(GraderError, RuntimeError):
     """``--check-engine`` names an engine that cannot be used here."""
 
 
@@ -357,7 +358,7 @@ def _worker_main(conn: Connection, cfg: GradeConfig, batch: bool = False) -> Non
             outbox.close()
 
 
-class WorkerFailed(RuntimeError):
+class WorkerFailed(GraderError, RuntimeError):
     """A worker could not even start (e.g. a plugin fails to load)."""
 
 
@@ -550,7 +551,7 @@ class Entry:
     result: Result | None = None
 
 
-class ResumeError(ValueError):
+class ResumeError(GraderError, ValueError):
     """An existing output that does not belong to this input."""
 
 
@@ -930,7 +931,7 @@ def sort_output_file(path: Path, key: str, top: int | None) -> int:
 # --------------------------------------------------------------------------- --where
 
 
-class WhereError(ValueError):
+class WhereError(GraderError, ValueError):
     """A --where expression that cannot be parsed or evaluated."""
 
 

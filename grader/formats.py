@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TextIO
 
 from .board import Board
+from .errors import GraderError
 from .geometry import EMPTY_SYMBOLS, SYMBOLS, Geometry, default_box, geometry
 
 FORMATS = ("auto", "line", "nt", "block", "csv", "jsonl")
@@ -51,7 +52,7 @@ _SPLIT = re.compile(r"[\s,;\"']+")
 _BOX_CHARS = str.maketrans("", "", " \t|+-=")
 
 
-class MalformedGrid(ValueError):
+class MalformedGrid(GraderError, ValueError):
     """A grid that cannot be read: wrong length or symbol."""
 
     def __init__(self, message: str, position: int | None = None) -> None:
@@ -60,7 +61,7 @@ class MalformedGrid(ValueError):
         self.position = position
 
 
-class InputError(OSError):
+class InputError(GraderError, OSError):
     """An input that cannot be opened or read at all."""
 
 

@@ -17,8 +17,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from .errors import GraderError
 
-class HierarchyError(ValueError):
+
+class HierarchyError(GraderError, ValueError):
     """A hierarchy file that cannot be used."""
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from typing import TYPE_CHECKING
 
+from .errors import GraderError
 from .rule import Rule
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 GROUP = "sudoku_grader.rules"
 
 
-class PluginError(LookupError):
+class PluginError(GraderError, LookupError):
     """A plugin that is missing or not a rule."""
 
 

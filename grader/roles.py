@@ -37,11 +37,13 @@ Kind = Literal["cell", "region"]
 @dataclass(frozen=True)
 class RoleStyle:
     """``rich``: a rich style string; ``fill``: an SVG/HTML colour; ``label``:
-    the words used in legends."""
+    the words used in legends; ``letter``: the mark of the role in text without
+    colour (a pipe, a file), upper case for cells, lower case for regions."""
 
     rich: str
     fill: str
     label: str
+    letter: str = ""
 
 
 class RoleClash(ValueError):
@@ -50,23 +52,23 @@ class RoleClash(ValueError):
 
 #: Cell roles (strong colours).
 CELL_ROLES: dict[str, RoleStyle] = {
-    Role.TARGET: RoleStyle("on dark_green", "#b2f2bb", "where the value goes"),
-    Role.EXCLUDER: RoleStyle("on dark_blue", "#a5d8ff", "excludes the value"),
-    Role.BASE: RoleStyle("on dark_goldenrod", "#ffe066", "pattern cell"),
-    Role.SUBSET: RoleStyle("on dark_orange3", "#ffc078", "subset cell"),
-    Role.PIVOT: RoleStyle("on dark_magenta", "#d0bfff", "pivot of the trial"),
+    Role.TARGET: RoleStyle("on dark_green", "#b2f2bb", "where the value goes", "T"),
+    Role.EXCLUDER: RoleStyle("on dark_blue", "#a5d8ff", "excludes the value", "X"),
+    Role.BASE: RoleStyle("on dark_goldenrod", "#ffe066", "pattern cell", "B"),
+    Role.SUBSET: RoleStyle("on dark_orange3", "#ffc078", "subset cell", "S"),
+    Role.PIVOT: RoleStyle("on dark_magenta", "#d0bfff", "pivot of the trial", "P"),
 }
 
 #: Region roles (pale tints under the cells).
 REGION_ROLES: dict[str, RoleStyle] = {
-    Role.REGION: RoleStyle("on grey23", "#e9ecef", "region"),
-    Role.ALSO: RoleStyle("on grey15", "#f1f3f5", "also a region"),
-    Role.FULL_HOUSE: RoleStyle("on grey23", "#e9ecef", "full house"),
-    Role.BLOCK: RoleStyle("on #3a3000", "#fff3bf", "block"),
-    Role.LINE: RoleStyle("on #002a40", "#d0ebff", "line"),
-    Role.BASE: RoleStyle("on #3a3000", "#fff3bf", "base line"),
-    Role.COVER: RoleStyle("on #002a40", "#d0ebff", "cover line"),
-    Role.PIVOT: RoleStyle("on #2b1040", "#f3f0ff", "pivot region"),
+    Role.REGION: RoleStyle("on grey23", "#e9ecef", "region", "r"),
+    Role.ALSO: RoleStyle("on grey15", "#f1f3f5", "also a region", "a"),
+    Role.FULL_HOUSE: RoleStyle("on grey23", "#e9ecef", "full house", "h"),
+    Role.BLOCK: RoleStyle("on #3a3000", "#fff3bf", "block", "b"),
+    Role.LINE: RoleStyle("on #002a40", "#d0ebff", "line", "l"),
+    Role.BASE: RoleStyle("on #3a3000", "#fff3bf", "base line", "e"),
+    Role.COVER: RoleStyle("on #002a40", "#d0ebff", "cover line", "c"),
+    Role.PIVOT: RoleStyle("on #2b1040", "#f3f0ff", "pivot region", "p"),
 }
 
 #: Colours cycled through for roles added without one.
@@ -76,7 +78,7 @@ _PALETTE = (("on dark_red", "#ffc9c9"), ("on dark_cyan", "#99e9f2"),
 
 
 def add_role(name: str, label: str, *, kind: Kind = "cell", fill: str | None = None,
-             rich: str | None = None) -> RoleStyle:
+             rich: str | None = None, letter: str | None = None) -> RoleStyle:
     """Add a role to the vocabulary: ``label`` is the legend's text, ``fill``
     an HTML colour (``#rrggbb``), ``rich`` a rich style for the terminal.
     Adding a role again with the same style is harmless; with another style
@@ -86,7 +88,11 @@ def add_role(name: str, label: str, *, kind: Kind = "cell", fill: str | None = N
         base_rich, base_fill = _PALETTE[len(table) % len(_PALETTE)]
         fill = fill or base_fill
         rich = rich or base_rich
-    style = RoleStyle(rich, fill, label)
+    if letter is None:
+        first = name[:1].upper() if kind == "cell" else name[:1].lower()
+        taken = {s.letter for s in table.values()}
+        letter = first if first and first not in taken else ("C" if kind == "cell" else "g")
+    style = RoleStyle(rich, fill, label, letter)
     known = table.get(name)
     if known is not None and known != style:
         raise RoleClash(f"the {kind} role {name!r} is already defined as {known.label!r} "
@@ -97,9 +103,9 @@ def add_role(name: str, label: str, *, kind: Kind = "cell", fill: str | None = N
 
 def cell_style(role: str) -> RoleStyle:
     """The style of a cell role; an unknown role is grey, labelled by its name."""
-    return CELL_ROLES.get(role) or RoleStyle("on grey37", "#dee2e6", role)
+    return CELL_ROLES.get(role) or RoleStyle("on grey37", "#dee2e6", role, "C")
 
 
 def region_style(role: str) -> RoleStyle:
     """The style of a region role; an unknown role is pale grey, labelled by its name."""
-    return REGION_ROLES.get(role) or RoleStyle("on grey19", "#f1f3f5", f"{role} region")
+    return REGION_ROLES.get(role) or RoleStyle("on grey19", "#f1f3f5", f"{role} region", "g")

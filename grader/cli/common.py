@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -74,6 +74,35 @@ def check_plugins(h: Hierarchy) -> None:
             rule_class(spec.plugin)
         except PluginError as e:
             fail(f"rule {spec.code!r}: {e}")
+
+
+def _plain_flags() -> None:
+    """Help shows no ``<bool>`` after a flag, and no ``<str>`` after an argument
+    that has a metavar (``FILE|GRID|-``): recent typer versions print them, older
+    ones did not.  A flag takes no value, so it has no metavar."""
+    try:
+        from typer.core import TyperArgument, TyperOption
+    except ImportError:  # pragma: no cover - older typer
+        return
+    show_opt = getattr(TyperOption, "display_type_rich", None)
+    show_arg = getattr(TyperArgument, "display_type_rich", None)
+    if show_opt is None or show_arg is None or getattr(show_opt, "_plain", False):
+        return
+
+    def option_type(self: Any, ctx: Any) -> str | None:
+        if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+            return None
+        return show_opt(self, ctx)
+
+    def argument_type(self: Any, ctx: Any) -> str | None:
+        return None if self.metavar else show_arg(self, ctx)
+
+    option_type._plain = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
+
+
+_plain_flags()
 
 
 def stdin_is_tty() -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
+from typer.core import TyperCommand
 
 from ..engine import Engine
 from ..formats import InputError, Record
@@ -27,6 +28,17 @@ from .common import (
     hierarchy_option,
     out,
     stdin_is_tty,
+)
+from .options import (
+    BoxOpt,
+    Color,
+    ColorOpt,
+    HierarchyOpt,
+    OutputOpt,
+    OverwriteOpt,
+    QuietOpt,
+    VersionOpt,
+    check_output,
 )
 
 
@@ -59,7 +71,7 @@ class ExplainInputFormat(StrEnum):
     pencil = "pencil"
 
 
-def _write(text: str, output: Path | None) -> None:
+def _write(text: str, output: Path | None, quiet: bool = False) -> None:
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -68,17 +80,48 @@ def _write(text: str, output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     except OSError as e:
         fail(f"{output}: cannot write: {e.strerror or e}")
-    err.print(f"wrote {output}", markup=False)
+    if not quiet:
+        err.print(f"wrote {output}", markup=False)
+
+
+class StepCommand(TyperCommand):
+    """``--step`` alone walks the steps; ``--step N`` and ``--step=N`` show step N.
+
+    typer has no option with an optional value, so the command line is read
+    first: an integer right after ``--step`` (or after ``=``) becomes the
+    hidden ``--step-number N``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, step_args(args))
+
+
+def step_args(args: list[str]) -> list[str]:
+    out_: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            out_.extend(args[i:])
+            break
+        if a.startswith("--step="):
+            out_ += ["--step-number", a.split("=", 1)[1]]
+        elif a == "--step" and i + 1 < len(args) and args[i + 1].lstrip("-").isdigit():
+            out_ += ["--step-number", args[i + 1]]
+            i += 1
+        else:
+            out_.append(a)
+        i += 1
+    return out_
 
 
 def explain_command(
     grid: Annotated[str, typer.Argument(
-        metavar="GRID_OR_FILE",
+        metavar="FILE|GRID|-",
         help="A grid, a file of grids, or '-' for standard input.  Also a grid with pencil "
              "marks: n rows of n cells each listing its candidates, or the n**3-character "
              "candidate string (729 for 9x9).", show_default=False)],
     index: Annotated[int, typer.Option(
-        "--index", "-i", min=1, help="Which grid of the file (1-based).")] = 1,
+        "--index", min=1, metavar="N", help="Which grid of the file (1-based).")] = 1,
     output_format: Annotated[OutputFormat, typer.Option(
         "--format", "-f", help="text (terminal), json (the list of steps), html (one page, a "
                                "drawing per step) or markdown (for forums).")] = OutputFormat.text,
@@ -87,35 +130,40 @@ def explain_command(
                                "reasoning in full sentences.  [default: short; teach with "
                                "--step and --hint full]", show_default=False)] = None,
     step_mode: Annotated[bool, typer.Option(
-        "--step", help="Walk the solution one step at a time: Enter next, b back, q quit.  "
-                       "Without a terminal, prints the steps one after another.")] = False,
+        "--step", help="Walk the solution one step at a time: Enter next, b back, q quit "
+                       "(without a terminal, prints the steps one after another).  "
+                       "--step N (or --step=N): show step N only, with the board before it "
+                       "and its reasoning.")] = False,
+    step_number: Annotated[int | None, typer.Option(
+        "--step-number", min=1, hidden=True, help="Step N (from --step N).")] = None,
     hint: Annotated[HintLevel | None, typer.Option(
         "--hint", help="Show only the next step, at one of three levels: 'technique' (its "
                        "name and level), 'where' (also the region, value or cells to look at, "
                        "not the conclusion) or 'full' (the whole explanation).  'vague' is the "
                        "old name of 'where'.", show_default=False)] = None,
     moves: Annotated[str | None, typer.Option(
-        "--moves", "-m", help="Moves already made, applied to the grid first: r1c5=9, "
+        "--moves", "-m", metavar="MOVES",
+        help="Moves already made, applied to the grid first: r1c5=9, "
                               "(1, 5) <- 9, r3c4!=2 ... separated by spaces or commas.",
         show_default=False)] = None,
     grid_drawing: Annotated[bool, typer.Option(
         "--grid/--no-grid", help="Draw the candidate grid with each step (text and markdown).")
     ] = True,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write to this file instead of standard output.",
-        show_default=False)] = None,
+    output: OutputOpt = None,
+    overwrite: OverwriteOpt = False,
     max_level: Annotated[int | None, typer.Option(
-        "--max-level", min=1, help="Use only the rules up to this level (e.g. 2: singles only).",
+        "--max-level", min=1, metavar="LEVEL",
+        help="Use only the rules up to this level (e.g. 2: singles only).",
         show_default=False)] = None,
     input_format: Annotated[ExplainInputFormat, typer.Option(
-        "--input-format", help="Input format (auto detects every one).")
+        "--input-format", "-i", help="How to read the input (auto detects every format, "
+        "pencil marks included).")
     ] = ExplainInputFormat.auto,
-    box: Annotated[str | None, typer.Option(
-        help="Block shape AxB (rows x columns) for rectangular blocks.", show_default=False)
-    ] = None,
-    hierarchy: Annotated[Path | None, typer.Option(
-        "--hierarchy", help="A hierarchy table (TOML or JSON) instead of the book's.",
-        show_default=False)] = None,
+    box: BoxOpt = None,
+    hierarchy: HierarchyOpt = None,
+    quiet: QuietOpt = False,
+    color: ColorOpt = Color.auto,
+    version: VersionOpt = None,
 ) -> None:
     """Explain how to solve a grid, step by step, in the book's notation.
 
@@ -126,6 +174,7 @@ def explain_command(
     \b
     explain puzzles/book-figures.txt --index 2
     explain GRID --step                     # one step at a time
+    explain GRID --step 5                   # step 5, with the board before it
     explain GRID --hint technique           # which technique comes next
     explain GRID --hint where               # ... and where to look
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
@@ -136,6 +185,9 @@ def explain_command(
 
     h: Hierarchy = hierarchy_option(hierarchy)
     check_plugins(h)
+    check_output(output, overwrite)
+    if step_number is not None and hint is not None:
+        fail("--step N shows one step, --hint the next one: choose one")
     try:
         pos = load_position(grid, index, box_option(box), input_format.value)
     except InputError as e:
@@ -155,22 +207,26 @@ def explain_command(
 
     engine = Engine(h)
     try:
-        _render(pos, board, engine, detail, step_mode, hint, output_format.value,
-                grid_drawing, output, max_level)
+        _render(pos, board, engine, detail, step_mode, step_number, hint, output_format.value,
+                grid_drawing, output, max_level, quiet)
     except RuleError as e:
         fail(str(e), EXIT_NOT_OK)
 
 
 def _render(pos: Position, board: Board, engine: Engine, detail: Detail | None,
-            step_mode: bool, hint: HintLevel | None, fmt: str, grid_drawing: bool,
-            output: Path | None, max_level: int | None) -> None:
+            step_mode: bool, step_number: int | None, hint: HintLevel | None, fmt: str,
+            grid_drawing: bool, output: Path | None, max_level: int | None,
+            quiet: bool) -> None:
     """Write the explanation (a rule plugin's failure surfaces as RuleError)."""
     from ..explain.core import walkthrough
 
     wt = walkthrough(board, engine, givens=pos.givens, max_level=max_level)
     depth = detail.value if detail is not None else (
-        "teach" if step_mode or hint == HintLevel.full else "short")
+        "teach" if step_mode or step_number or hint == HintLevel.full else "short")
 
+    if step_number is not None:
+        _one_step(wt, step_number, depth, grid_drawing, fmt, output, quiet)
+        return
     if hint is not None:
         _hint(wt, hint.value, depth, grid_drawing, fmt, output)
         return
@@ -186,26 +242,27 @@ def _render(pos: Position, board: Board, engine: Engine, detail: Detail | None,
         from ..explain.document import document
 
         doc = document(wt, pencil=pos.pencil)
-        _write(doc.model_dump_json(by_alias=True, indent=2) + "\n", output)
+        _write(doc.model_dump_json(by_alias=True, indent=2) + "\n", output, quiet)
     elif fmt == "html":
         from ..explain.html import render_html
 
-        _write(render_html(wt), output)
+        _write(render_html(wt), output, quiet)
     elif fmt == "markdown":
         from ..explain.markdown import render_markdown
 
-        _write(render_markdown(wt, depth, grid_drawing), output)
+        _write(render_markdown(wt, depth, grid_drawing), output, quiet)
     else:
-        _text(wt, depth, grid_drawing, output)
+        _text(wt, depth, grid_drawing, output, quiet)
 
 
-def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
+def _text(wt: object, detail: str, grid: bool, output: Path | None,
+          quiet: bool = False) -> None:
     from rich.console import Console
 
     from ..explain.core import Walkthrough
     from ..explain.document import facts
     from ..explain.render import render_step
-    from ..explain.textgrid import grid_text
+    from ..explain.textgrid import Drawing
 
     assert isinstance(wt, Walkthrough)
     console = out
@@ -219,7 +276,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
     try:
         if grid:
             console.print(Text("Starting position", style="bold"))
-            console.print(grid_text(wt.start, None, wt.givens))
+            console.print(Drawing(wt.start, None, wt.givens))
             console.print()
         for number, board, step in wt:
             console.print(render_step(number, step, board if grid else None, wt.givens, detail),
@@ -230,7 +287,41 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
     finally:
         if fh is not None:
             fh.close()
-            err.print(f"wrote {output}", markup=False)
+            if not quiet:
+                err.print(f"wrote {output}", markup=False)
+
+
+def _one_step(wt: object, number: int, detail: str, grid: bool, fmt: str,
+              output: Path | None, quiet: bool) -> None:
+    """``--step N``: the board before step N, the step and its reasoning."""
+    from ..explain.core import Walkthrough
+    from ..explain.model import step_model
+    from ..explain.render import render_step
+
+    assert isinstance(wt, Walkthrough)
+    step = wt.step(number - 1)
+    if step is None:
+        fail(f"--step {number}: the solution has {len(wt.steps)} "
+             f"step{'s' if len(wt.steps) != 1 else ''}")
+    if fmt == "json":
+        _write(step_model(step, number).model_dump_json(by_alias=True, indent=2) + "\n",
+               output, quiet)
+        return
+    board = wt.before(number - 1)
+    if output is None:
+        out.print(render_step(number, step, board if grid else None, wt.givens, detail),
+                  soft_wrap=not out.is_terminal)
+        return
+    from rich.console import Console
+
+    try:
+        with output.open("w", encoding="utf-8") as fh:
+            Console(file=fh, highlight=False, soft_wrap=True, no_color=True).print(
+                render_step(number, step, board if grid else None, wt.givens, detail))
+    except OSError as e:
+        fail(f"{output}: cannot write: {e.strerror or e}")
+    if not quiet:
+        err.print(f"wrote {output}", markup=False)
 
 
 def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
@@ -265,3 +356,6 @@ def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
         return
     out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail),
               soft_wrap=not out.is_terminal)
+
+
+explain_command.command_class = StepCommand  # type: ignore[attr-defined]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import threading
@@ -29,6 +28,22 @@ from ..generator import (
 )
 from ..geometry import SUPPORTED_SIZES, geometry_for_size
 from .common import EXIT_NOT_OK, EXIT_OK, box_option, check_plugins, err, fail, hierarchy_option
+from .options import (
+    BoxOpt,
+    Color,
+    ColorOpt,
+    HierarchyOpt,
+    JobsOpt,
+    OutputOpt,
+    OverwriteOpt,
+    QuietOpt,
+    SeedOpt,
+    TimeoutOpt,
+    VersionOpt,
+    check_output,
+    job_count,
+    resolve_seed,
+)
 
 
 class Symmetry(StrEnum):
@@ -60,21 +75,20 @@ def _progress_wanted(progress: bool | None) -> bool:
 
 def generate_command(
     rating: Annotated[str | None, typer.Option(
-        "--rating", "-r",
+        "--rating", "-r", metavar="RATING",
         help="Rating of the grids: very-easy, easy, medium, difficult, very-difficult, expert; "
              "a range (medium..very-difficult), a comma list cycled over the grids "
              "(easy,expert), or 'all' (every rating in turn). Default: any rating.",
         show_default=False)] = None,
     level: Annotated[str | None, typer.Option(
-        "--level", "-l",
+        "--level", "-l", metavar="LEVEL",
         help="Level instead of a rating: 9, a range 5-8, or a comma list (3,9,13).",
         show_default=False)] = None,
     count: Annotated[int, typer.Option(
-        "--count", "-n", help="How many grids.", min=1)] = 1,
+        "--count", "-n", metavar="N", help="How many grids.", min=1)] = 1,
     size: Annotated[int, typer.Option(
-        "--size", "-s", help="Side of the grid: 4, 6, 8, 9, 12, 16 or 25.")] = 9,
-    box: Annotated[str | None, typer.Option(
-        help="Block shape AxB (rows x columns) for rectangular grids, e.g. 3x2.")] = None,
+        "--size", "-s", metavar="N", help="Side of the grid: 4, 6, 8, 9, 12, 16 or 25.")] = 9,
+    box: BoxOpt = None,
     symmetry: Annotated[Symmetry, typer.Option(
         help="Symmetry of the givens: none, central (180-degree turn, Nikoli style), "
              "diagonal (main diagonal) or mirror (left-right).")] = Symmetry.none,
@@ -82,42 +96,37 @@ def generate_command(
         "--minimal", help="Only grids from which no given can be removed (removing any one "
                           "gives several solutions).")] = False,
     min_givens: Annotated[int | None, typer.Option(
-        "--min-givens", help="At least this many givens.", show_default=False)] = None,
+        "--min-givens", metavar="N", help="At least this many givens.", show_default="none")
+    ] = None,
     max_givens: Annotated[int | None, typer.Option(
-        "--max-givens", help="At most this many givens.", show_default=False)] = None,
-    seed: Annotated[str | None, typer.Option(
-        help="Seed: the same seed (and options) gives the same grids. "
-             "Default: a random one, printed on standard error.",
-        show_default=False)] = None,
+        "--max-givens", metavar="N", help="At most this many givens.", show_default="none")
+    ] = None,
+    seed: SeedOpt = None,
     method: Annotated[Method, typer.Option(
         help="guided (descend, then put givens back to steer into the band), "
              "top-down (the book: erase givens while unique) or bottom-up (the book: "
              "add givens until unique).")] = Method.guided,
-    jobs: Annotated[int, typer.Option(
-        "--jobs", "-j", help="Worker processes (0: one per core). Same grids as with 1.",
-        min=0)] = 1,
-    timeout: Annotated[float | None, typer.Option(
-        help="Stop after this many seconds, keeping the grids made so far (exit 1 if "
-             "some are missing).", min=0, show_default=False)] = None,
+    jobs: JobsOpt = 0,
+    timeout: TimeoutOpt = None,
     output_format: Annotated[OutFormat, typer.Option(
         "--format", "-f", help="line (with a # comment), nt, block, csv or jsonl "
                                "(the grade contract plus the solution).")] = OutFormat.line,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", help="Write to this file instead of standard output.",
-        show_default=False)] = None,
+    output: OutputOpt = None,
+    overwrite: OverwriteOpt = False,
     with_solution: Annotated[bool, typer.Option(
         "--with-solution", help="Also write each solution (line and nt formats; "
                                 "csv and jsonl always have it).")] = False,
     pack: Annotated[Path | None, typer.Option(
+        metavar="DIR",
         help="Write a daily pack into this directory: one grid of each rating, their "
              "solutions, and pack.html to print.", show_default=False)] = None,
-    hierarchy: Annotated[Path | None, typer.Option(
-        help="Your own hierarchy table (TOML or JSON): its levels and ratings.")] = None,
+    hierarchy: HierarchyOpt = None,
     progress: Annotated[bool | None, typer.Option(
-        "--progress/--no-progress", help="Progress bar on standard error (default: when it "
-                                         "is a terminal).", show_default=False)] = None,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="No summary on standard error.")] = False,
+        "--progress/--no-progress", help="Progress bar on standard error.",
+        show_default="on a terminal")] = None,
+    quiet: QuietOpt = False,
+    color: ColorOpt = Color.auto,
+    version: VersionOpt = None,
 ) -> None:
     """Make new grids with exactly one solution, at the rating you ask for.
 
@@ -157,13 +166,11 @@ def generate_command(
             targets = parse_targets(rating, level, h)
         except TargetError as e:
             fail(str(e))
-    if seed is None:
-        seed = str(int.from_bytes(os.urandom(4), "big"))
-        if not quiet:
-            err.print(f"seed {seed} (--seed {seed} makes these grids again)")
-    seed_value: int | str = int(seed) if seed.lstrip("-").isdigit() else seed
-    tasks = plan_tasks(targets, count, seed_value)
-    n_jobs = jobs or (os.cpu_count() or 1)
+    if pack is None:
+        check_output(output, overwrite)
+    seed = resolve_seed(seed, quiet, "generate")
+    tasks = plan_tasks(targets, count, seed)
+    n_jobs = job_count(jobs)
 
     stream: TextIO
     if output is not None and pack is None:
@@ -180,7 +187,8 @@ def generate_command(
     csvw = CsvWriter()
     try:
         watch = _Watch(tasks, f"{geo.n}x{geo.n}", None if quiet else STALL_SECONDS)
-        with _Progress(_progress_wanted(progress), len(tasks), watch) as bar:
+        with _Progress(_progress_wanted(False if quiet and progress is None else progress),
+                       len(tasks), watch) as bar:
             for task, g in run(settings, tasks, n_jobs, timeout, on_done=bar.done):
                 if g is None:
                     missing.append(task)
@@ -202,7 +210,7 @@ def generate_command(
     elapsed = time.perf_counter() - t0
     if pack is not None and made:
         title = f"Sudoku pack {seed}"
-        command = ["generate", "--pack", str(pack), "--seed", seed]
+        command = ["generate", "--pack", str(pack), "--seed", str(seed)]
         if size != 9 or bx is not None:
             command += ["--size", str(geo.n)] + (["--box", geo.box] if bx is not None else [])
         if symmetry is not Symmetry.none:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import sys
 import time
@@ -59,6 +58,19 @@ from .common import (
     fail,
     hierarchy_option,
     out,
+)
+from .options import (
+    BoxOpt,
+    Color,
+    ColorOpt,
+    ColumnOpt,
+    DeprecatedTimeoutOpt,
+    HierarchyOpt,
+    InputFormatOpt,
+    QuietOpt,
+    VersionOpt,
+    check_output,
+    job_count,
 )
 
 
@@ -207,17 +219,14 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
 
 def grade_command(
     inputs: Annotated[list[str] | None, typer.Argument(
-        metavar="FILE_OR_GRID",
+        metavar="FILE|GRID|-",
         help="Files of grids (any format), '-' for standard input, or a grid itself.",
         show_default=False)] = None,
     output_format: Annotated[OutputFormat | None, typer.Option(
         "--format", "-f", help="table (a panel for one grid), jsonl or csv.")] = None,
-    input_format: Annotated[InputFormat, typer.Option(
-        "--input-format", "-i", help="How to read the inputs.")] = InputFormat.auto,
-    box: Annotated[str | None, typer.Option(
-        help="Block shape AxB (rows x columns) for rectangular grids, e.g. 3x2.")] = None,
-    hierarchy: Annotated[Path | None, typer.Option(
-        help="Your own hierarchy table (TOML or JSON).", exists=False)] = None,
+    input_format: InputFormatOpt = InputFormat.auto,
+    box: BoxOpt = None,
+    hierarchy: HierarchyOpt = None,
     list_rules: Annotated[bool, typer.Option(
         "--list-rules",
         help="List the rules of the hierarchy in use (level, family, package, version) "
@@ -228,9 +237,9 @@ def grade_command(
              "rule-error), exit status 2; by default that grid gets the verdict and the "
              "run goes on.")] = False,
     propagation: Annotated[str | None, typer.Option(
+        metavar="all|singles", show_default="the hierarchy's",
         help="What trials apply inside branches: all (levels 1-12) or singles.")] = None,
-    column: Annotated[str | None, typer.Option(
-        help="CSV column holding the grids (default: puzzle, quizzes, or the first).")] = None,
+    column: ColumnOpt = None,
     with_solution: Annotated[bool, typer.Option(
         "--with-solution", help="Add the solution to jsonl/csv output.")] = False,
     check: Annotated[bool, typer.Option(
@@ -239,18 +248,19 @@ def grade_command(
         "--check-engine", metavar="NAME",
         help="Exact-solver engine that gives the verdicts (see `solve --help`); default: "
              "the built-in bitmask solver.", rich_help_panel="Checking")] = None,
-    jobs: Annotated[int | None, typer.Option(
-        "--jobs", "-j", min=1, show_default="all cores",
-        help="Worker processes grading in parallel.  Results are the same and in the same "
-             "order as with one job (except `seconds`).",
-        rich_help_panel="Bulk rating")] = None,
-    timeout: Annotated[float | None, typer.Option(
-        "--timeout", metavar="SECONDS", min=0.001,
+    jobs: Annotated[int, typer.Option(
+        "--jobs", "-j", min=0, metavar="N", show_default="0 = all cores",
+        help="Worker processes grading in parallel (0: one per core).  Results are the same "
+             "and in the same order as with one job (except `seconds`).",
+        rich_help_panel="Bulk rating")] = 0,
+    time_limit: Annotated[float | None, typer.Option(
+        "--time-limit", metavar="SECONDS", min=0.001, show_default="none",
         help="Give up on a grid after this long: its verdict is `timeout` (its worker "
              "process is stopped and replaced) and the run goes on.",
         rich_help_panel="Bulk rating")] = None,
+    timeout: DeprecatedTimeoutOpt = None,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", metavar="FILE",
+        "--output", "-o", metavar="FILE", show_default="standard output",
         help="Write the results to FILE (.jsonl or .csv), one line per grid, flushed as "
              "each grid is done; the summary goes to standard output.",
         rich_help_panel="Bulk rating")] = None,
@@ -290,10 +300,10 @@ def grade_command(
              "strings in quotes, lists in [ ], null.",
         rich_help_panel="Select and sort")] = None,
     min_level: Annotated[int | None, typer.Option(
-        "--min-level", min=0, help="Keep only ok grids of at least this level.",
+        "--min-level", min=0, metavar="LEVEL", help="Keep only ok grids of at least this level.",
         rich_help_panel="Select and sort")] = None,
     max_level: Annotated[int | None, typer.Option(
-        "--max-level", min=0, help="Keep only ok grids of at most this level.",
+        "--max-level", min=0, metavar="LEVEL", help="Keep only ok grids of at most this level.",
         rich_help_panel="Select and sort")] = None,
     sort: Annotated[str | None, typer.Option(
         "--sort", metavar="KEY",
@@ -327,6 +337,9 @@ def grade_command(
              "'local' for a LocalCluster of --jobs workers on this machine.  Same results, "
              "order, output and --resume.  Needs the `dask` extra.",
         rich_help_panel="Bulk rating")] = None,
+    quiet: QuietOpt = False,
+    color: ColorOpt = Color.auto,
+    version: VersionOpt = None,
 ) -> None:
     """Rate Sudoku grids with N. Jussien's hierarchy (levels 1-14, very easy ... expert).
 
@@ -344,10 +357,15 @@ def grade_command(
         out.print(render_rules(rule_table(h), h.name))
         raise typer.Exit(EXIT_OK)
     if not inputs:
-        fail("missing FILE_OR_GRID: name a file of grids, '-' for standard input, or a grid")
+        fail("missing FILE|GRID|-: name a file of grids, '-' for standard input, or a grid")
     check_plugins(h)
     bx = box_option(box)
-    njobs = jobs or os.cpu_count() or 1
+    njobs = job_count(jobs)
+    if time_limit is None:
+        time_limit = timeout  # the deprecated spelling
+    timeout = time_limit
+    if quiet and progress:
+        fail("--quiet and --progress contradict each other")
 
     # ---- options that do not go together, checked before any work
     if resume and output is None:
@@ -355,10 +373,8 @@ def grade_command(
     if output is not None:
         if output.suffix.lower() not in (".jsonl", ".csv"):
             fail(f"--output {output}: the name must end in .jsonl or .csv")
-        if output.is_dir():
-            fail(f"--output {output}: is a directory")
-        if (output.exists() and output.stat().st_size > 0 and not resume and not overwrite):
-            fail(f"--output {output} exists: --resume continues it, --overwrite replaces it")
+        check_output(output, overwrite or resume, hint="--resume continues it, "
+                     "--overwrite replaces it")
     if resume and overwrite:
         fail("--resume and --overwrite contradict each other")
     if sort is not None and sort not in SORT_KEYS:
@@ -515,7 +531,9 @@ def grade_command(
                 table_paged = True
 
     # ---- the run
-    show_progress = progress if progress is not None else err.is_terminal
+    show_progress = progress if progress is not None else (err.is_terminal and not quiet)
+    if not small and not quiet:
+        _warn_pure_python()
     bar = _Progress(inputs, bool(show_progress))
     pool: Pool
     try:
@@ -570,6 +588,8 @@ def grade_command(
         elif table_rows:
             out.print(_table(table_rows, None if table_paged else f"{len(table_rows)} grids"))
     want_summary = summary
+    if want_summary is None and quiet:
+        want_summary = False
     if want_summary is None:
         if summary_only or output is not None:
             want_summary = True
@@ -593,6 +613,16 @@ def grade_command(
     if stats.interrupted:
         raise typer.Exit(130)
     raise typer.Exit(EXIT_NOT_OK if bad else EXIT_OK)
+
+
+def _warn_pure_python() -> None:
+    """A bulk run without the accelerator because it is not built: say so once."""
+    from ..about import accelerator_built, accelerator_disabled
+
+    if not accelerator_built() and not accelerator_disabled():
+        err.print("warning: the C accelerator is not built: grading runs on pure Python, "
+                  "7-15x slower (reinstall with a C compiler; see grade --version)",
+                  markup=False, highlight=False)
 
 
 class _UsageError(Exception):

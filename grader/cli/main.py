@@ -8,10 +8,9 @@ console scripts of their own.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from typing import Any
-
-import typer
 
 #: command name -> (module, attribute, kind) where kind is "command" for a
 #: function or "group" for a Typer app with sub-commands.
@@ -59,7 +58,24 @@ def _load(name: str) -> tuple[Any, str] | None:
     return getattr(mod, attr), kind
 
 
-def build_app() -> typer.Typer:
+def _fast_version(argv: list[str]) -> None:
+    """``--version`` answers before typer and the commands are imported (< 0.5 s)."""
+    args = argv[: argv.index("--")] if "--" in argv else argv
+    if "--version" in args and not {"-h", "--help"} & set(args):
+        from ..about import hierarchy_from_argv, report
+
+        try:
+            print(report(hierarchy_from_argv(args)), flush=True)
+        except BrokenPipeError:  # e.g. piped into head
+            sys.stderr.close()
+        raise SystemExit(0)
+
+
+def build_app() -> Any:
+    import typer
+
+    from .options import umbrella
+
     app = typer.Typer(
         name="grader",
         help="Solve Sudoku the way a person does, explain every deduction, and rate grids "
@@ -69,6 +85,7 @@ def build_app() -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
     )
+    app.callback()(umbrella)
     for name in COMMANDS:
         loaded = _load(name)
         if loaded is None:
@@ -77,12 +94,16 @@ def build_app() -> typer.Typer:
         if kind == "group":
             app.add_typer(obj, name=name)
         else:
-            app.command(name, context_settings=_SETTINGS)(obj)
+            app.command(name, context_settings=_SETTINGS,
+                        cls=getattr(obj, "command_class", None))(obj)
     return app
 
 
 def _single(name: str) -> Callable[[], None]:
     def run() -> None:
+        _fast_version(sys.argv[1:])
+        import typer
+
         loaded = _load(name)
         if loaded is None:
             raise SystemExit(f"{name}: this command is not installed")
@@ -92,13 +113,15 @@ def _single(name: str) -> Callable[[], None]:
             return
         app = typer.Typer(add_completion=False, context_settings=_SETTINGS,
                           pretty_exceptions_enable=False)
-        app.command(name, context_settings=_SETTINGS)(obj)
+        app.command(name, context_settings=_SETTINGS,
+                    cls=getattr(obj, "command_class", None))(obj)
         app(prog_name=name)
 
     return run
 
 
 def main() -> None:
+    _fast_version(sys.argv[1:])
     build_app()(prog_name="python -m grader")
 
 

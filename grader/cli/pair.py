@@ -26,6 +26,19 @@ from ..pairs import (
     solve_pair,
 )
 from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
+from .options import (
+    BoxOpt,
+    Color,
+    ColorOpt,
+    InputFormatOpt,
+    OutputOpt,
+    OverwriteOpt,
+    QuietOpt,
+    SeedOpt,
+    VersionOpt,
+    check_output,
+    resolve_seed,
+)
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -38,6 +51,12 @@ app = typer.Typer(
     context_settings=_SETTINGS,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def _pair(version: VersionOpt = None, color: ColorOpt = Color.auto) -> None:
+    """Sudoku pairs: two grids of the same size, each a Sudoku, whose corresponding
+    cells must hold different values.  Solved and generated with SAT."""
 
 
 class PairFormat(StrEnum):
@@ -78,7 +97,7 @@ def _read_pair(path: str, input_format: str, box: tuple[int, int] | None
 @app.command("solve", context_settings=_SETTINGS)
 def solve_command(
     file: Annotated[str, typer.Argument(
-        metavar="FILE",
+        metavar="FILE|-",
         help="A file holding both grids (any format: two lines, two \"N T\" lines, two "
              "blocks; 0 or . for empty), or '-' for standard input.", show_default=False)],
     pretty: Annotated[bool, typer.Option(
@@ -86,22 +105,27 @@ def solve_command(
     count: Annotated[bool, typer.Option(
         "--count", help="Count the joint solutions (up to --limit).")] = False,
     limit: Annotated[int | None, typer.Option(
-        "--limit", min=1, show_default="2, or 1000 with --count",
+        "--limit", min=1, metavar="N", show_default="2, or 1000 with --count",
         help="Stop after this many solutions.")] = None,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", metavar="FILE", help="Also write the filled pair to FILE.")] = None,
-    input_format: Annotated[InputFormat, typer.Option(
-        "--input-format", "-i", help="How to read the file.")] = InputFormat.auto,
-    box: Annotated[str | None, typer.Option(
-        help="Block shape AxB for rectangular grids, e.g. 3x2.")] = None,
+        "--output", "-o", metavar="FILE", show_default="none",
+        help="Also write the filled pair to FILE (an existing file is refused without "
+             "--overwrite).")] = None,
+    overwrite: OverwriteOpt = False,
+    input_format: InputFormatOpt = InputFormat.auto,
+    box: BoxOpt = None,
     sat_solver: Annotated[str, typer.Option(
         "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
+    quiet: QuietOpt = False,
+    color: ColorOpt = Color.auto,
+    version: VersionOpt = None,
 ) -> None:
     """Fill a Sudoku pair (or say that none exists) and tell whether it is unique.
 
     Exit status: 0 when the pair has exactly one solution (with --count: when it
     was counted), 1 when it has none or several, 2 on a usage error."""
     bx = box_option(box)
+    check_output(output, overwrite)
     rec, a, b = _read_pair(file, input_format.value, bx)
     lim = limit if limit is not None else (1000 if count else 2)
     try:
@@ -131,7 +155,8 @@ def solve_command(
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     if res.count == 1:
-        err.print(f"the pair has exactly one solution ({res.seconds:.2f} s)", markup=False)
+        if not quiet:
+            err.print(f"the pair has exactly one solution ({res.seconds:.2f} s)", markup=False)
         raise typer.Exit(EXIT_OK)
     err.print(f"the pair has {'at least ' if res.count >= lim else ''}{res.count} solutions; "
               f"this is one of them", markup=False)
@@ -145,16 +170,14 @@ def _print_side_by_side(left: str, right: str) -> None:
 @app.command("generate", context_settings=_SETTINGS)
 def generate_command(
     order: Annotated[int, typer.Option(
-        "--order", "-k", min=2, max=6,
+        "--order", "-k", min=2, max=6, metavar="K",
         help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16, 5: 25x25).")] = 3,
-    seed: Annotated[int, typer.Option(
-        "--seed", help="Random seed: the same seed gives the same pair.")] = 1,
+    seed: SeedOpt = None,
     output_format: Annotated[PairFormat, typer.Option(
         "--format", "-f", help="block (two blocks of rows), line (two lines) or nt "
         "(two \"N T\" lines); 0 for empty.")] = PairFormat.block,
-    output: Annotated[Path | None, typer.Option(
-        "--output", "-o", metavar="FILE", help="Write the pair to FILE instead of standard "
-        "output.")] = None,
+    output: OutputOpt = None,
+    overwrite: OverwriteOpt = False,
     pretty: Annotated[bool, typer.Option(
         "--pretty", help="Also draw the two grids side by side (on standard error when "
         "--output is not given).")] = False,
@@ -165,8 +188,9 @@ def generate_command(
         "(exactly one), and removing any single given lets a second solution in.")] = False,
     sat_solver: Annotated[str, typer.Option(
         "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")
-                     ] = False,
+    quiet: QuietOpt = False,
+    color: ColorOpt = Color.auto,
+    version: VersionOpt = None,
 ) -> None:
     """Make a Sudoku pair puzzle: a unique joint solution and maximal holes.
 
@@ -175,6 +199,8 @@ def generate_command(
     One SAT solver decides all removals through assumptions (selector literals),
     without being rebuilt.  Order 3 takes well under a second, order 4 a few
     seconds; order 5 does not finish in reasonable time (see the README)."""
+    check_output(output, overwrite)
+    seed = resolve_seed(seed, quiet, "pair generate")
     bar = None
     task = None
     if not quiet and err.is_terminal:

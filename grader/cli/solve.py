@@ -23,6 +23,18 @@ from ..engines.render import draw, draw_rich, in_record_format
 from ..formats import InputError, Record
 from ..formats import iter_sources as records
 from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
+from .options import (
+    BoxOpt,
+    Color,
+    ColorOpt,
+    ColumnOpt,
+    InputFormatOpt,
+    OverwriteOpt,
+    QuietOpt,
+    TimeLimitOpt,
+    VersionOpt,
+    check_output,
+)
 
 
 class ReportFormat(StrEnum):
@@ -283,7 +295,7 @@ def _summary(engine: str, outcomes: list[Outcome], wall: float) -> str:
 
 def solve_command(
     inputs: Annotated[list[str], typer.Argument(
-        metavar="FILE_OR_GRID",
+        metavar="FILE|GRID|-",
         help="Files of grids (any format: one per line, \"N T\", blocks, CSV, JSON Lines), "
              "'-' for standard input, or a grid itself.", show_default=False)],
     engine: Annotated[str, typer.Option(
@@ -296,34 +308,30 @@ def solve_command(
     all_: Annotated[bool, typer.Option(
         "--all", help="List every solution (up to --limit).")] = False,
     limit: Annotated[int | None, typer.Option(
-        "--limit", min=1, show_default=f"2 to decide uniqueness, {COUNT_LIMIT} with --count "
+        "--limit", min=1, metavar="N",
+        show_default=f"2 to decide uniqueness, {COUNT_LIMIT} with --count "
         "or --all", help="Stop after this many solutions.")] = None,
-    time_limit: Annotated[float | None, typer.Option(
-        "--time-limit", metavar="SECONDS", min=0.001,
-        help="Give up on a grid after this long: its verdict is `timeout`.")] = None,
+    time_limit: TimeLimitOpt = None,
     output: Annotated[Path | None, typer.Option(
-        "--output", "-o", metavar="FILE",
+        "--output", "-o", metavar="FILE", show_default="none",
         help="Write the solutions to FILE in the input's own format (\"N T\" lines stay "
              "\"N T\", a line keeps its id and comment); a grid without a unique solution "
              "becomes a '# grid K (line L): verdict' comment.")] = None,
     output_pretty: Annotated[Path | None, typer.Option(
-        "--output-pretty", metavar="FILE",
+        "--output-pretty", metavar="FILE", show_default="none",
         help="Write the solutions to FILE as drawn grids.")] = None,
+    overwrite: OverwriteOpt = False,
     report: Annotated[ReportFormat, typer.Option(
         "--format", "-f",
         help="For several grids, what standard output shows: text (one line per grid: "
              "index, line, verdict, time, solution) or jsonl.")] = ReportFormat.text,
-    input_format: Annotated[InputFormat, typer.Option(
-        "--input-format", "-i", help="How to read the inputs.")] = InputFormat.auto,
-    box: Annotated[str | None, typer.Option(
-        help="Block shape AxB (rows x columns) for rectangular grids, e.g. 3x2.")] = None,
-    column: Annotated[str | None, typer.Option(
-        help="CSV column holding the grids (default: puzzle, quizzes, or the first).")] = None,
+    input_format: InputFormatOpt = InputFormat.auto,
+    box: BoxOpt = None,
+    column: ColumnOpt = None,
     stats: Annotated[bool, typer.Option(
         "--stats", help="Print the engine's figures (nodes, conflicts, variables and clauses "
         "of each SAT encoding, ...) on standard error.")] = False,
-    quiet: Annotated[bool, typer.Option(
-        "--quiet", "-q", help="No progress bar and no summary.")] = False,
+    quiet: QuietOpt = False,
     sat_solver: Annotated[str | None, typer.Option(
         "--sat-solver", metavar="NAME", rich_help_panel="sat engine",
         help="PySAT solver: cadical153 (default), glucose4, minisat22, lingeling, "
@@ -365,6 +373,8 @@ def solve_command(
     plot: Annotated[Path | None, typer.Option(
         "--plot", metavar="FILE.png", rich_help_panel="Comparing engines",
         help="With --compare: draw the time each engine needs per grid (sorted).")] = None,
+    color: ColorOpt = Color.auto,
+    version: VersionOpt = None,
 ) -> None:
     """Solve Sudoku grids exactly with an interchangeable engine (native, sat, csp, cp).
 
@@ -374,8 +384,8 @@ def solve_command(
     summary; --output and --output-pretty write the solutions to files.
 
     Exit status: 0 when every grid has exactly one solution (with --count or
-    --all: when every grid was read and fully searched), 1 otherwise, 2 on a
-    usage error or an unreadable file."""
+    --all: when every count is exact, neither --limit nor --time-limit stopped
+    it), 1 otherwise, 2 on a usage error or an unreadable file."""
     bx = box_option(box)
     listing = all_
     lim = limit if limit is not None else (COUNT_LIMIT if (count or all_) else 2)
@@ -386,6 +396,8 @@ def solve_command(
     if trace is not None and engine != "csp" and not compare:
         fail("--trace plots the AC-3 queue of the csp engine: add --engine csp")
     names = _compare_names(compare) if compare else None
+    check_output(output, overwrite)
+    check_output(output_pretty, overwrite, "--output-pretty")
     opts = _engine_options(engine.lower(), sat_solver, encoding, fresh_solver, csp_model,
                            ac3_queue, trace is not None)
     if dimacs is not None:
@@ -449,8 +461,9 @@ def solve_command(
         _print_stats(eng, outcomes)
     if trace is not None:
         _plot_trace(eng, outcomes[0], trace)
-    if count or listing:
-        good = all(o.result is not None and o.result.complete for o in outcomes)
+    if count or listing:  # an exact count: not cut by the time limit nor by --limit
+        good = all(o.result is not None and o.result.complete and o.result.count < lim
+                   for o in outcomes)
     else:
         good = all(o.verdict == "ok" for o in outcomes)
     raise typer.Exit(EXIT_OK if good else EXIT_NOT_OK)

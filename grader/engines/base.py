@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..errors import GraderError
 from ..geometry import Geometry
 from ..solver import SolveResult
 
@@ -33,7 +34,7 @@ class EngineResult(SolveResult):
         return not self.timed_out
 
 
-class EngineError(RuntimeError):
+class EngineError(GraderError, RuntimeError):
     """An engine that cannot run here (missing optional dependency, bad option)."""
 
 

@@ -48,8 +48,19 @@ def in_record_format(rec: Record, values: Sequence[int]) -> str:
     tok = token(geo, values, empty)
     rest = rec.extra.get("rest") if rec.format == "line" else None
     if rest and rec.text and rest.count(rec.text) == 1:
-        return rest.replace(rec.text, tok)
+        head, tail = rest.split(rec.text, 1)
+        return head + tok + _drop_solution_column(tail, len(rec.text))
     return tok
+
+
+def _drop_solution_column(tail: str, length: int) -> str:
+    """A "puzzle solution" line: the text after the puzzle starts with a full grid
+    of the same length (the input's own solution), which the solved grid replaces."""
+    stripped = tail.lstrip(" \t,;")
+    first = stripped.split(None, 1)[0] if stripped.strip() else ""
+    if len(first) == length and not any(ch in first for ch in ".0-*_"):
+        return stripped[len(first):]
+    return tail
 
 
 def draw(geo: Geometry, values: Sequence[int], givens: Sequence[int] | None = None,

@@ -30,11 +30,14 @@ __all__ = ["HINT_LEVELS", "ExplainError", "Walkthrough", "explain_grid", "hint",
 
 
 class _CallableModule(types.ModuleType):
-    """Lets ``grader.explain(grid)`` call :func:`explain_grid` while
+    """Lets ``grader.explain(grid)`` call :func:`grader.api.explain` while
     ``grader.explain`` stays the package (``grader.explain.svg`` ...)."""
 
-    def __call__(self, grid: Any, hierarchy: Any = None, max_level: int | None = None) -> Any:
-        return explain_grid(grid, hierarchy=hierarchy, max_level=max_level)
+    def __call__(self, grid: Any, hierarchy: Any = None, max_level: int | None = None,
+                 **options: Any) -> Any:
+        from ..api import explain
+
+        return explain(grid, hierarchy, max_level, **options)
 
 
 sys.modules[__name__].__class__ = _CallableModule

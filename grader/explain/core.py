@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 
 from ..board import Board
 from ..engine import Engine
+from ..errors import GraderError
 from ..formats import Grid, parse_grid_token
 from ..hierarchy import Hierarchy
 from ..steps import Step
 
 
-class ExplainError(ValueError):
+class ExplainError(GraderError, ValueError):
     """A position that cannot be explained (invalid grid, bad pencil marks)."""
 
 

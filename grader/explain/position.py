@@ -253,6 +253,17 @@ def load_position(arg: str, index: int = 1, box: tuple[int, int] | None = None,
         raise ExplainError(f"unknown input format {input_format!r} "
                            f"(choose from {', '.join(INPUT_FORMATS)})")
     text, source = read_text(arg)
+    return parse_position(text, source, index, box, input_format)
+
+
+def parse_position(text: str, source: str = "<argument>", index: int = 1,
+                   box: tuple[int, int] | None = None,
+                   input_format: str = "auto") -> Position | Record:
+    """The ``index``-th position (1-based) of ``text``, read as :func:`load_position`
+    reads a file (pencil marks included); ``source`` names it in messages."""
+    if input_format not in INPUT_FORMATS:
+        raise ExplainError(f"unknown input format {input_format!r} "
+                           f"(choose from {', '.join(INPUT_FORMATS)})")
     if input_format in ("auto", "pencil"):
         found = _pencil_positions(text, source, box, forced=input_format == "pencil")
         if found is not None:

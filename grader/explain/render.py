@@ -11,7 +11,7 @@ from rich.text import Text
 
 from ..board import Board
 from ..steps import Step
-from .textgrid import grid_text, legend
+from .textgrid import Drawing
 from .trials import branch_lines
 
 DETAILS = ("short", "teach")
@@ -74,6 +74,5 @@ def render_step(number: int, step: Step, board: Board | None = None,
     parts: list[RenderableType] = [header(number, step, total), body(step, detail)]
     if grid and board is not None:
         parts.append(Text())
-        parts.append(grid_text(board, step, givens))
-        parts.append(legend(step))
+        parts.append(Drawing(board, step, givens))
     return Group(*parts)

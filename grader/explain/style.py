@@ -16,8 +16,8 @@ __all__ = ["CELL_ROLES", "REGION_ROLES", "Role", "RoleStyle", "add_role", "cell_
            "PATTERN_VALUE", "PLACEMENT", "ELIMINATION"]
 
 
-DEFAULT_CELL = RoleStyle("on grey37", "#dee2e6", "pattern cell")
-DEFAULT_REGION = RoleStyle("on grey19", "#f1f3f5", "region")
+DEFAULT_CELL = RoleStyle("on grey37", "#dee2e6", "pattern cell", "C")
+DEFAULT_REGION = RoleStyle("on grey19", "#f1f3f5", "region", "g")
 
 #: Values and effects.
 GIVEN = RoleStyle("bold bright_white", "#000000", "given")

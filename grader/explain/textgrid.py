@@ -7,11 +7,19 @@ by light ones.  With a step, the pattern is highlighted by role (see
 :mod:`grader.explain.style`), the value the step places is marked ``*`` and
 the candidates it removes ``-`` (also in colour), so the marks survive
 plain-text output.
+
+Without colour (a pipe, a file, ``--color never``, ``NO_COLOR``) the
+highlighting is drawn with characters instead (:class:`Drawing` chooses): the
+letter of a pattern cell's role in its top-right corner (``T`` target, ``X``
+excluder, ...), the letter of a highlighted region in the bottom-right corner
+of its cells (``r`` region, ``a`` also, ...), values placed earlier in
+parentheses, givens bare; the legend names the letters.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from typing import Any
 
 from rich.style import Style
 from rich.text import Span, Text
@@ -130,13 +138,26 @@ def _background(m: CellMarks | None) -> Style:
     return NONE
 
 
+def _corner(m: CellMarks | None, sub: int, last: int, plain: bool) -> str:
+    """The last character of a cell's sub-line: a role letter in plain text."""
+    if not plain or m is None:
+        return " "
+    if sub == 0 and m.cell_role is not None:
+        return cell_style(m.cell_role).letter or "C"
+    if sub == last and m.region_role is not None:
+        return region_style(m.region_role).letter or "g"
+    return " "
+
+
 def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | None = None,
-              *, labels: bool = True) -> Text:
+              *, labels: bool = True, plain: bool = False) -> Text:
     """The board as a rich :class:`~rich.text.Text` (several lines).
 
     ``step``: highlight its pattern and effects on this board (the position
     before the step).  ``givens``: cells drawn as givens (default: every
-    filled cell)."""
+    filled cell).  ``plain``: also mark, with characters, what colours show
+    (role letters in the cell corners, values placed earlier in parentheses),
+    for text without colour."""
     geo = board.geo
     n, a, b = geo.n, geo.a, geo.b
     spaced = n <= 9
@@ -174,6 +195,7 @@ def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | 
         m = marks.get(c)
         bg = _background(m) or cand_style  # blank areas join the surrounding run
         v = board.values[c]
+        tail = _corner(m, sub, a - 1, plain)
         if m is None and not v:
             mask = board.cands[c]
             syms = [geo.symbol(w) if mask >> (w - 1) & 1 else " "
@@ -186,12 +208,15 @@ def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | 
                 is_given = given_set is None or c in given_set
                 style = combine(bg, given_style if is_given else placed_style)
                 sym = geo.symbol(v)
+                if plain and not is_given:
+                    sym = f"({sym})"
                 left = (width - len(sym)) // 2
                 add(" " * left, bg)
                 add(sym, style)
-                add(" " * (width - left - len(sym)), bg)
+                add(" " * (width - left - len(sym) - 1), bg)
             else:
-                add(" " * width, bg)
+                add(" " * (width - 1), bg)
+            add(tail, bg)
             return
         mask = board.cands[c]
         if not spaced:
@@ -213,7 +238,7 @@ def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | 
             if spaced:
                 add(marker, fg if marker != " " else bg)
             add(sym, fg if has else bg)
-        add(" ", bg)
+        add(tail, bg)
 
     for i in range(n):
         hline(i)
@@ -229,23 +254,25 @@ def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | 
     return out.text()
 
 
-def legend(step: Step | None) -> Text:
-    """One line naming the styles the step uses."""
+def legend(step: Step | None, *, plain: bool = False, placed_earlier: bool = False) -> Text:
+    """One line naming the styles the step uses (``plain``: the letters that
+    stand for them; ``placed_earlier``: also the parentheses of values placed
+    earlier)."""
     t = Text()
-    if step is None:
-        return t
     items: list[tuple[Style, str, str]] = []
-    for _, role in step.pattern.cells:
+    for _, role in step.pattern.cells if step is not None else ():
         st = cell_style(role)
-        items.append((Style.parse(st.rich), "  ", role))
-    for _, role in step.pattern.regions:
+        items.append((Style.parse(st.rich), (st.letter or "C") if plain else "  ", role))
+    for _, role in step.pattern.regions if step is not None else ():
         rst = region_style(role)
-        items.append((Style.parse(rst.rich), "  ", f"{role} region" if role not in
-                      ("region", "also") else role))
-    if step.placements:
+        items.append((Style.parse(rst.rich), (rst.letter or "g") if plain else "  ",
+                      f"{role} region" if role not in ("region", "also") else role))
+    if step is not None and step.placements:
         items.append((Style.parse(PLACEMENT.rich), "*v", "placed"))
-    if step.eliminations:
+    if step is not None and step.eliminations:
         items.append((Style.parse(ELIMINATION.rich), "-v", "eliminated"))
+    if plain and placed_earlier:
+        items.append((Style.parse(PLACED.rich), "(v)", "placed earlier; bare values are givens"))
     seen: set[str] = set()
     for style, swatch, label in items:
         if label in seen:
@@ -256,3 +283,26 @@ def legend(step: Step | None) -> Text:
         t.append(swatch, style)
         t.append(f" {label}")
     return t
+
+
+class Drawing:
+    """The grid (and the legend of a step) as a rich renderable that picks, when
+    it is printed, colours for a colour console and :func:`grid_text`'s
+    ``plain`` marks otherwise, so a pipe or a file keeps the information."""
+
+    def __init__(self, board: Board, step: Step | None = None,
+                 givens: Collection[int] | None = None, *, with_legend: bool = True) -> None:
+        self.board, self.step, self.givens = board, step, givens
+        self.with_legend = with_legend
+
+    def __rich_console__(self, console: Any, options: Any) -> Iterator[Text]:
+        plain = bool(console.no_color or console.color_system is None)
+        yield grid_text(self.board, self.step, self.givens, plain=plain)
+        if not self.with_legend:
+            return
+        given_set = set(self.givens) if self.givens is not None else None
+        earlier = given_set is not None and any(
+            v and c not in given_set for c, v in enumerate(self.board.values))
+        line = legend(self.step, plain=plain, placed_earlier=earlier)
+        if len(line):
+            yield line

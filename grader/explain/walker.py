@@ -19,7 +19,7 @@ from rich.text import Text
 from .core import Walkthrough
 from .document import facts
 from .render import render_step
-from .textgrid import grid_text
+from .textgrid import Drawing
 
 NEXT = {"\r", "\n", " ", "n", "N", "\x1b[C"}
 BACK = {"b", "B", "p", "P", "\x1b[D"}
@@ -61,7 +61,7 @@ def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = 
             console.print(Text("End of the solution", style="bold"))
             console.print(f.sentence())
             if grid:
-                console.print(grid_text(wt.final(), None, wt.givens))
+                console.print(Drawing(wt.final(), None, wt.givens))
             console.print(Text("[b] back   [q] or [Enter] quit", style="dim"))
         else:
             shown = max(shown, i + 1)

@@ -45,6 +45,7 @@ from typing import Any
 
 from .. import solver as _solver
 from ..board import Board
+from ..errors import GraderError
 from ..formats import Grid
 from ..geometry import Geometry, geometry
 from ..grading import Grader, GradeResult
@@ -71,7 +72,7 @@ REFUTE_NODES = 2000
 CAPPED_FROM_SIDE = 16
 
 
-class GenerationError(ValueError):
+class GenerationError(GraderError, ValueError):
     """Settings that cannot produce a grid (bad size, symmetry, givens bounds)."""
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import GraderError
 from ..hierarchy import Hierarchy
 
 
-class TargetError(ValueError):
+class TargetError(GraderError, ValueError):
     """A ``--rating`` or ``--level`` that names nothing in the hierarchy."""
 
 

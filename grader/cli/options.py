@@ -1,0 +1,154 @@
+"""The options every command shares, defined once (the CLI convention of the README).
+
+Each is an ``Annotated`` type that a command uses as a parameter's type::
+
+    def grade_command(..., jobs: JobsOpt = 0, quiet: QuietOpt = False,
+                      color: ColorOpt = Color.auto, version: VersionOpt = None)
+
+with the helpers that apply the rules: :func:`check_output` (one overwrite
+policy), :func:`job_count` (``0`` = all cores), :func:`resolve_seed` (an
+integer, random by default, reported), :func:`set_color` (``--color`` and
+``NO_COLOR``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .common import InputFormat, err, fail, out
+
+
+class Color(StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
+def set_color(mode: Color | str | None) -> Color | str | None:
+    """``--color``: ``auto`` colours a terminal unless ``NO_COLOR`` is set; ``always``
+    colours even a pipe (and overrides ``NO_COLOR``); ``never`` writes plain text."""
+    if mode is None or mode == Color.auto:
+        return mode
+    for console in (out, err):
+        if mode == Color.never:
+            console.no_color = True
+            console._color_system = None  # noqa: SLF001 - rich has no public setter
+        else:
+            console.no_color = False
+            console._force_terminal = True  # noqa: SLF001
+            console._color_system = console._detect_color_system()  # noqa: SLF001
+    return mode
+
+
+def _version(value: bool | None) -> None:
+    if value:
+        from ..about import hierarchy_from_argv, report
+
+        print(report(hierarchy_from_argv(sys.argv[1:])))
+        raise typer.Exit(0)
+
+
+def _deprecated_timeout(value: float | None) -> float | None:
+    if value is not None:
+        err.print("grade: --timeout is deprecated, use --time-limit (seconds per grid)",
+                  markup=False, highlight=False)
+    return value
+
+
+VersionOpt = Annotated[bool | None, typer.Option(
+    "--version", is_eager=True, callback=_version, show_default=False,
+    help="Print the version, Python, whether the C accelerator is built and enabled, the "
+         "hierarchy and the rule plugins, and exit.")]
+
+QuietOpt = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="No progress bar and no summary on standard error.")]
+
+ColorOpt = Annotated[Color, typer.Option(
+    "--color", callback=set_color, metavar="auto|always|never",
+    help="Colour: auto (on a terminal, unless NO_COLOR is set), always, never.")]
+
+InputFormatOpt = Annotated[InputFormat, typer.Option(
+    "--input-format", "-i", help="How to read the inputs (auto detects every format).")]
+
+BoxOpt = Annotated[str | None, typer.Option(
+    "--box", metavar="AxB", show_default=False,
+    help="Block shape (rows x columns) for rectangular blocks, e.g. 3x2.")]
+
+HierarchyOpt = Annotated[Path | None, typer.Option(
+    "--hierarchy", metavar="FILE", show_default="the book's",
+    help="Your own hierarchy table (TOML or JSON).")]
+
+ColumnOpt = Annotated[str | None, typer.Option(
+    "--column", metavar="NAME", show_default="puzzle, quizzes, or the first",
+    help="CSV or JSON Lines column holding the grids.")]
+
+JobsOpt = Annotated[int, typer.Option(
+    "--jobs", "-j", min=0, metavar="N", show_default="0 = all cores",
+    help="Worker processes (0: one per core). The results are those of one job, in the "
+         "same order.")]
+
+SeedOpt = Annotated[int | None, typer.Option(
+    "--seed", metavar="N", show_default="random, printed on standard error",
+    help="Random seed (an integer): the same seed and options give the same output.")]
+
+TimeLimitOpt = Annotated[float | None, typer.Option(
+    "--time-limit", metavar="SECONDS", min=0.001, show_default="none",
+    help="Give up on a grid after this long: its verdict is `timeout`; the run goes on.")]
+
+DeprecatedTimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", metavar="SECONDS", min=0.001, hidden=True, callback=_deprecated_timeout,
+    help="Deprecated spelling of --time-limit.")]
+
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", metavar="SECONDS", min=0, show_default="none",
+    help="Stop the whole run after this long, keeping what was made (exit 1 if fewer "
+         "than asked).")]
+
+OutputOpt = Annotated[Path | None, typer.Option(
+    "--output", "-o", metavar="FILE", show_default="standard output",
+    help="Write to FILE (an existing file is refused without --overwrite).")]
+
+OverwriteOpt = Annotated[bool, typer.Option(
+    "--overwrite", help="Replace an existing --output file.")]
+
+
+def check_output(path: Path | None, overwrite: bool, option: str = "--output",
+                 hint: str = "--overwrite replaces it") -> None:
+    """The one overwrite policy: an existing, non-empty FILE is refused unless
+    ``--overwrite``; a directory is refused always."""
+    if path is None:
+        return
+    if path.is_dir():
+        fail(f"{option} {path}: is a directory")
+    if path.exists() and path.stat().st_size > 0 and not overwrite:
+        fail(f"{option} {path} exists: {hint}")
+
+
+def job_count(jobs: int | None) -> int:
+    """``--jobs``: 0 (or None) means one per core."""
+    if jobs is not None and jobs < 0:
+        fail(f"--jobs {jobs}: give a number of processes, or 0 for all cores")
+    return jobs or os.cpu_count() or 1
+
+
+def resolve_seed(seed: int | None, quiet: bool, command: str) -> int:
+    """The seed to use: ``--seed``, else a random one, said on standard error so
+    that the run can be made again."""
+    if seed is not None:
+        return seed
+    seed = int.from_bytes(os.urandom(4), "big")
+    if not quiet:
+        err.print(f"seed {seed} ({command} --seed {seed} makes the same again)",
+                  markup=False, highlight=False)
+    return seed
+
+
+def umbrella(version: VersionOpt = None, color: ColorOpt = Color.auto) -> None:
+    """Solve Sudoku the way a person does, explain every deduction, and rate grids
+    with N. Jussien's technique hierarchy (A-Z of Sudoku)."""

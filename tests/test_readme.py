@@ -1,0 +1,121 @@
+"""Every example of the README runs as written.
+
+``sh`` blocks: each command line runs in a shell, in one scratch directory
+(holding a link to ``puzzles/``) shared by the whole README in order, with the
+console scripts of this Python on the PATH; it must exit 0.  Lines ``NAME=value``
+set a variable for the rest of their block.  ``console`` blocks: each ``$ command``
+runs and its output must be the lines shown under it.  ``python`` blocks run
+in a fresh interpreter.  Examples that need a cluster, the network or files of
+your own are skipped with the reason; slow ones need ``--runslow``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+README = ROOT / "README.md"
+BIN = str(Path(sys.executable).parent)
+
+#: substring -> why the example is not run here
+SKIP = {
+    "pip install": "installs packages (network)",
+    "-m pytest": "runs the test suite itself",
+    "--dask tcp://": "needs a Dask cluster",
+    "big.csv": "reads a file of your own",
+    "big.sdm": "reads a file of your own",
+}
+#: substrings of examples that take more than a few seconds
+SLOW = ("se-medium-500", "se-easy-500", "--compare", "-n 20",
+        "--size 16", "--level 9", "--rating all", "--pack", "--count 10")
+
+
+def _blocks(text: str) -> list[tuple[str, int, str]]:
+    """(language, first line number, body) of each fenced block."""
+    out = []
+    for m in re.finditer(r"^( *)```(\w*)\n(.*?)^\1```", text, re.S | re.M):
+        line = text[:m.start()].count("\n") + 2
+        body = "\n".join(ln[len(m.group(1)):] for ln in m.group(3).splitlines())
+        out.append((m.group(2), line, body))
+    return out
+
+
+def _examples() -> list[object]:
+    params = []
+    for lang, line, body in _blocks(README.read_text(encoding="utf-8")):
+        if lang == "sh":
+            env: list[str] = []
+            for k, cmd in enumerate(body.splitlines()):
+                if not cmd.strip() or cmd.lstrip().startswith("#"):
+                    continue
+                if re.fullmatch(r"[A-Z_]+=\S+", cmd.strip()):
+                    env.append(cmd.strip())
+                    continue
+                params.append(_param("sh", line + k, (tuple(env), cmd), cmd))
+        elif lang == "console":
+            cmd, want = None, []  # type: ignore[var-annotated]
+            for k, ln in enumerate(body.splitlines() + ["$ "]):
+                if ln.startswith("$ "):
+                    if cmd:
+                        params.append(_param("console", line + k, (cmd, tuple(want)), cmd))
+                    cmd, want = ln[2:], []
+                else:
+                    want.append(ln)
+        elif lang == "python":
+            params.append(_param("python", line, body, body))
+    return params
+
+
+def _param(kind: str, line: int, data: object, text: str) -> object:
+    marks = []
+    why = next((w for s, w in SKIP.items() if s in text), None)
+    if why:
+        marks.append(pytest.mark.skip(reason=why))
+    elif any(s in text for s in SLOW):
+        marks.append(pytest.mark.slow)
+    return pytest.param(kind, data, id=f"{kind}-line{line}", marks=marks)
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("readme")
+    (d / "puzzles").symlink_to(ROOT / "puzzles")
+    return d
+
+
+def _run(cmd: str, cwd: Path, env_lines: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PATH": BIN + os.pathsep + os.environ.get("PATH", ""),
+           "COLUMNS": "100", "NO_COLOR": "1"}
+    script = "\n".join([*env_lines, cmd])
+    return subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=600, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize(("kind", "data"), _examples())
+def test_readme_example(kind: str, data: object, scratch: Path) -> None:
+    if kind == "sh":
+        env_lines, cmd = data  # type: ignore[misc]
+        p = _run(cmd, scratch, env_lines)
+        assert p.returncode == 0, f"{cmd}\nexit {p.returncode}\n{p.stdout[-2000:]}{p.stderr}"
+        assert "Traceback" not in p.stderr
+    elif kind == "console":
+        cmd, want = data  # type: ignore[misc]
+        p = _run(cmd, scratch)
+        got = [ln.rstrip() for ln in p.stdout.splitlines()]
+        assert got == [w.rstrip() for w in want], f"{cmd}\n{p.stderr}"
+    else:
+        p = subprocess.run([sys.executable, "-c", str(data)], cwd=scratch, capture_output=True,
+                           text=True, timeout=600)
+        assert p.returncode == 0, p.stderr
+
+
+def test_the_readme_has_examples_of_every_kind() -> None:
+    kinds = {p.values[0] for p in _examples()}  # type: ignore[attr-defined]
+    assert kinds == {"sh", "console", "python"}
+    assert len(_examples()) > 40
