@@ -238,7 +238,8 @@ def grade_command(
              "run goes on.")] = False,
     propagation: Annotated[str | None, typer.Option(
         metavar="all|singles", show_default="the hierarchy's",
-        help="What trials apply inside branches: all (levels 1-12) or singles.")] = None,
+        help="What trials apply inside branches: all (every rule below the trials) or "
+             "singles.")] = None,
     column: ColumnOpt = None,
     with_solution: Annotated[bool, typer.Option(
         "--with-solution", help="Add the solution to jsonl/csv output.")] = False,
@@ -341,7 +342,7 @@ def grade_command(
     color: ColorOpt = Color.auto,
     version: VersionOpt = None,
 ) -> None:
-    """Rate Sudoku grids with N. Jussien's hierarchy (levels 1-14, very easy ... expert).
+    """Rate Sudoku grids with N. Jussien's hierarchy ({levels}).
 
     Whole collections are read lazily and graded by parallel workers; results come
     in input order, as they are done (memory stays flat).  With --output, an
@@ -613,6 +614,18 @@ def grade_command(
     if stats.interrupted:
         raise typer.Exit(130)
     raise typer.Exit(EXIT_NOT_OK if bad else EXIT_OK)
+
+
+def _levels_text() -> str:
+    """``levels 1-14, very easy ... expert`` from the hierarchy table itself."""
+    from ..hierarchy import default_hierarchy
+
+    h = default_hierarchy()
+    bands = [b.name for b in h.ratings if any(lv > 0 for lv in b.levels)]
+    return f"levels 1-{h.max_level}, {bands[0]} ... {bands[-1]}" if bands else "its levels"
+
+
+grade_command.__doc__ = (grade_command.__doc__ or "").replace("{levels}", _levels_text())
 
 
 def _warn_pure_python() -> None:
