@@ -211,7 +211,9 @@ def test_time_limit_stops_the_search_and_says_so(name: str) -> None:
     eng = get_engine(name)
     res = eng.solve(geo, [0] * 81, limit=10**7, time_limit=0.3)
     assert res.timed_out and not res.complete
-    assert 0 < res.count < 10**7
+    # how many solutions come in 0.3 s depends on the machine's load (CP-SAT
+    # may find none while it starts): only that the count stopped short
+    assert res.count < 10**7
     assert all(is_solution(geo, [0] * 81, s) for s in res.solutions[:50])
 
 
