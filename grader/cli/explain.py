@@ -92,6 +92,9 @@ def explain_command(
     grid_drawing: Annotated[bool, typer.Option(
         "--grid/--no-grid", help="Draw the candidate grid with each step (text and markdown).")
     ] = True,
+    full_trace: Annotated[bool, typer.Option(
+        "--full-trace", help="Show each trial branch as the whole propagation that ran, in "
+                             "scanning order, instead of its minimal chain.")] = False,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", help="Write to this file instead of standard output.",
         show_default=False)] = None,
@@ -150,7 +153,7 @@ def explain_command(
     fmt = output_format.value
 
     if hint is not None:
-        _hint(wt, hint.value, depth, grid_drawing, fmt, output)
+        _hint(wt, hint.value, depth, grid_drawing, fmt, output, full_trace)
         return
     if step_mode and fmt == "text" and output is None:
         from ..explain.walker import print_all, walk
@@ -163,21 +166,22 @@ def explain_command(
     if fmt == "json":
         from ..explain.document import document
 
-        doc = document(wt, pencil=pos.pencil)
+        doc = document(wt, pencil=pos.pencil, full_trace=full_trace)
         _write(doc.model_dump_json(by_alias=True, indent=2) + "\n", output)
     elif fmt == "html":
         from ..explain.html import render_html
 
-        _write(render_html(wt), output)
+        _write(render_html(wt, full_trace=full_trace), output)
     elif fmt == "markdown":
         from ..explain.markdown import render_markdown
 
-        _write(render_markdown(wt, depth, grid_drawing), output)
+        _write(render_markdown(wt, depth, grid_drawing, full_trace=full_trace), output)
     else:
-        _text(wt, depth, grid_drawing, output)
+        _text(wt, depth, grid_drawing, output, full_trace)
 
 
-def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
+def _text(wt: object, detail: str, grid: bool, output: Path | None,
+          full_trace: bool = False) -> None:
     from rich.console import Console
 
     from ..explain.core import Walkthrough
@@ -200,7 +204,8 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
             console.print(grid_text(wt.start, None, wt.givens))
             console.print()
         for number, board, step in wt:
-            console.print(render_step(number, step, board if grid else None, wt.givens, detail),
+            console.print(render_step(number, step, board if grid else None, wt.givens, detail,
+                                      full=full_trace),
                           soft_wrap=not console.is_terminal)
             if grid:
                 console.print()
@@ -212,7 +217,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None) -> None:
 
 
 def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
-          output: Path | None) -> None:
+          output: Path | None, full_trace: bool = False) -> None:
     from ..explain.core import Walkthrough
     from ..explain.hints import vague_hint
     from ..explain.model import step_model
@@ -233,11 +238,12 @@ def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
 
         data: dict[str, object] = {"hint": vague_hint(step)}
         if level == "full":
-            data["step"] = step_model(step, 1).model_dump(mode="json")
+            data["step"] = step_model(step, 1, full_trace).model_dump(mode="json")
         _write(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
         return
     if level == "vague":
         out.print(vague_hint(step), markup=False)
         return
-    out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail),
+    out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail,
+                          full=full_trace),
               soft_wrap=not out.is_terminal)
