@@ -79,15 +79,6 @@ def support(step: Step) -> Iterable[Effect]:
     return default_support(step) if got is None else got
 
 
-def size(step: Step) -> int:
-    """How many lines the chains of a trial step show, nested trials included."""
-    n = 0
-    for b in step.branches:
-        if b.chain is not None:
-            n += len(b.chain.links) + sum(size(link.step) for link in b.chain.links)
-    return n
-
-
 class _Replay:
     """The branch's board with, for every candidate removed, its source."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 
 from ..board import Board
-from ..steps import Branch, Link, Step
+from ..steps import Link, Step
 from .chainsvg import ASSUME, CONFLICT, chain_svg
 from .core import Walkthrough
 from .document import facts
@@ -120,20 +120,7 @@ def _trace(step: Step) -> str:
     return "".join(parts)
 
 
-def board_at(board: Board, b: Branch, sub: Step) -> Board:
-    """The position inside branch ``b`` (started from ``board``) just before
-    the sub-step ``sub`` of its chain: the steps the chain was drawn from
-    applied in order, nothing searched."""
-    out = board.copy()
-    out.place(b.cell, b.value)
-    for s in b.chain.steps if b.chain is not None else b.steps:
-        if s is sub:
-            break
-        out.apply(s)
-    return out
-
-
-def _link(step: Step, link: Link, board: Board | None, size_px: int, uid: str) -> str:
+def _link(step: Step, link: Link, size_px: int, uid: str) -> str:
     from .phrases import effects
     from .trials import _uses_text
 
@@ -142,7 +129,7 @@ def _link(step: Step, link: Link, board: Board | None, size_px: int, uid: str) -
     out = [f'<li value="{link.index}"><b>{escape(eff)}</b> by {escape(sub.name)}: '
            f'{escape(sub.reason())} <span class="uses">({escape(_uses_text(link.uses))})</span>']
     if sub.branches:
-        out.append(_branches(sub, board, size_px, uid, nested=True))
+        out.append(_branches(sub, None, size_px, uid, nested=True))
     out.append("</li>")
     return "".join(out)
 
@@ -150,7 +137,8 @@ def _link(step: Step, link: Link, board: Board | None, size_px: int, uid: str) -
 def _branches(step: Step, board: Board | None, size_px: int, uid: str,
               nested: bool = False) -> str:
     """A trial's branches, each folded: the chain drawn (with ``board``, the
-    position the trial starts from) and written out, nested trials inside.
+    position the trial starts from; nested trials are written out only, so
+    that the page stays small) and written out, nested trials inside.
     ``uid``: a prefix for the ids of the drawings, unique in the page."""
     from .trials import _assume, chain_notation, end_text
 
@@ -173,8 +161,7 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
         if b.chain.links:
             parts.append('<ol class="chain">')
             for link in b.chain.links:
-                inner = board_at(board, b, link.step) if board is not None else None
-                parts.append(_link(step, link, inner, size_px, f"{uid}-{i}-{link.index}"))
+                parts.append(_link(step, link, size_px, f"{uid}-{i}-{link.index}"))
             parts.append("</ol>")
         cls = "ok" if b.conflict is None else "conflict"
         parts.append(f'<div class="{cls}">{escape(end_text(step, b))}</div>')
