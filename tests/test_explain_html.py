@@ -74,9 +74,11 @@ def test_page_is_valid_and_has_a_drawing_per_step(expert_page):
     chk.close()
     assert not chk.errors and not chk.stack
     branches = html.count('<details class="branch"')
-    assert branches
-    # a drawing per step, + start, solution, and one per trial branch (its chain)
-    assert chk.counts["li"] >= nsteps and chk.counts["svg"] == nsteps + 2 + branches
+    chains = html.count("A: the assumption")  # the legend of each chain's drawing
+    assert branches and 0 < chains <= branches
+    # a drawing per step, + start, solution, and one per trial branch with a
+    # chain (a branch the assumption itself concludes has none)
+    assert chk.counts["li"] >= nsteps and chk.counts["svg"] == nsteps + 2 + chains
     assert len(chk.ids) == len(set(chk.ids))  # unique ids
     for k in range(1, nsteps + 1):
         assert f'id="step-{k}"' in html

@@ -33,8 +33,8 @@ def _defs(uid: str) -> str:
 
 def _badge(lay: Layout, c: int, v: int, label: str, colour: str) -> str:
     x, y = lay.cand_xy(c, v)
-    r = lay.sub * 0.26
-    bx, by = x + lay.sub * 0.34, y - lay.sub * 0.34
+    r = lay.sub * 0.3
+    bx, by = x + lay.sub * 0.36, y - lay.sub * 0.36
     fs = r * (1.45 if len(label) == 1 else 1.15)
     return (f'<circle cx="{_f(bx)}" cy="{_f(by)}" r="{_f(r)}" fill="{colour}"/>'
             f'<text x="{_f(bx)}" y="{_f(by + fs * 0.36)}" font-size="{_f(fs)}" '

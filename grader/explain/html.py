@@ -155,7 +155,7 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
                      f'<span class="assume">{escape(label)}assume {escape(_assume(step, b))}'
                      f'</span> &mdash; {ending} after {n} {"line" if n == 1 else "lines"}'
                      f'</summary>')
-        if board is not None:
+        if board is not None and (b.chain.links or b.conflict is not None):
             parts.append(f"<figure>{chain_svg(board, step, b, size_px=size_px, uid=f'{uid}-{i}')}"
                          f"<figcaption>{_chain_legend()}</figcaption></figure>")
         if b.chain.links:
