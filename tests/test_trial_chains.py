@@ -333,3 +333,54 @@ def test_html_draws_folds_and_navigates() -> None:
     assert "A: the assumption" in page
     assert page.count("<svg") > page.count('<li class="step"')  # chain figures
     assert "#c92a2a" in page  # a contradiction outlined
+
+
+def test_rule_supports_name_what_is_absent_where_the_rules_fire() -> None:
+    """Each built-in rule's support lists only candidates really absent on
+    the board its step was found on (so chains never cite a false premise)."""
+    families = set()
+    for puzzle in (book_figures()["fig4.5"]["puzzle"], top1465(200)):
+        wt = walkthrough(parse_grid_token(puzzle).board())
+        for _, board, step in wt:
+            if step.branches:
+                continue
+            families.add(step.family)
+            for c, v in support(step):
+                assert absent(board, c, v), (step.summary(), c, v)
+    assert {"single-position", "naked-subset", "candidate-lines"} <= families
+
+
+def test_a_rule_without_support_uses_every_fact_about_its_pattern() -> None:
+    from grader.chains import default_support
+    from grader.geometry import geometry
+    from grader.steps import Pattern
+
+    geo = geometry(3, 3)
+    step = Step(rule="plugin", name="plugin", level=5, family="no-such-family",
+                placements=(), eliminations=((40, 1),),
+                pattern=Pattern(cells=((0, "base"),), regions=((9, "region"),)), geo=geo)
+    got = set(support(step))
+    assert got == set(default_support(step))
+    cells = {0} | set(geo.regions[9])
+    assert got == {(c, v) for c in cells for v in range(1, 10)}
+
+
+def sample_grids() -> list[str]:
+    return [ln.split()[0] for ln in (DATA / "top1465-sample.txt").read_text().splitlines()
+            if ln.strip() and not ln.startswith("#")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle", sample_grids())
+def test_every_sample_grid_has_sound_chains_in_both_kernels(puzzle: str) -> None:
+    solution = solution_of(puzzle)
+    steps = trial_steps(puzzle)
+    for board, step in steps:
+        check_trial(board, step, solution, True)
+    if native.available():
+        native.set_enabled(False)
+        try:
+            pure = trial_steps(puzzle)
+        finally:
+            native.set_enabled(True)
+        assert [s for _, s in steps] == [s for _, s in pure]
