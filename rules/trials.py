@@ -97,6 +97,24 @@ def _common(board: Board, survivors: Sequence[Board]) -> list[Target]:
     return places + elims
 
 
+def _closures(board: Board, alts: Sequence[tuple[int, int]], live: Sequence[int],
+              prog: native.Program, hint: tuple[int, ...] | None) -> list[Board]:
+    """The closures of the live alternatives (the accelerator's); with one
+    live alternative none is needed (it is the conclusion), a placeholder
+    stands for it.  The solution hint only helps the alternative it agrees
+    with (a false branch may contradict anywhere)."""
+    if len(live) <= 1:
+        return [board] * len(live)
+    out = []
+    for i in live:
+        cell, v = alts[i]
+        trial = board.copy()
+        trial.place(cell, v)
+        prog.closure(trial, hint if hint is not None and hint[cell] == v else None)
+        out.append(trial)
+    return out
+
+
 def _conclusions_of(board: Board, alts: Sequence[tuple[int, int]],
                     survivors: Sequence[Board], alive: Sequence[int]) -> list[Target]:
     """What a pivot proves: nothing (empty), the survivor when every other
@@ -295,14 +313,8 @@ class DisjunctiveConstruction(_Trial):
                 # the accelerator names the first conclusion; the others come
                 # from the closures of the live alternatives
                 live = [i for i in range(len(alts)) if not dead >> i & 1]
-                closures = [board] if len(live) == 1 else []
-                for i in live if len(live) > 1 else ():
-                    trial = board.copy()
-                    trial.place(*alts[i])
-                    true = hint is not None and hint[alts[i][0]] == alts[i][1]
-                    prog.closure(trial, hint if true else None)
-                    closures.append(trial)
-                targets = _conclusions_of(board, alts, closures, live)
+                targets = _conclusions_of(board, alts, _closures(board, alts, live, prog, hint),
+                                          live)
                 if (kind == "place", cell, value) not in targets:  # pragma: no cover
                     raise RuntimeError("disjunctive construction: the accelerator and the "
                                        "closures disagree; please report this grid")
