@@ -4,9 +4,10 @@ absurdum (section 4.3.2, level 14).
 Both assume something and propagate with the rules the engine hands them
 (``context.propagation``: levels 1-12 by default, the singles only when the
 hierarchy says so, and lower-depth trials when trials nest).  Deciding what a
-branch reaches uses the fast fixpoint; the steps of a trial that works are
-then recorded one at a time, so each branch reads as a chain of ordinary
-rule applications.
+branch reaches uses the fast fixpoint; for an explanation the steps of a
+trial that works are then recorded one at a time (the full trace), and each
+branch gets its minimal chain (:mod:`grader.chains`): only the facts its
+contradiction or its conclusions need, each with the facts it comes from.
 
 To keep chains short, propagation is tried in phases of growing strength:
 the singles first, then every non-trial rule, then (when nesting) the
@@ -20,7 +21,7 @@ from collections.abc import Iterator, Sequence
 
 from grader import native
 from grader.board import Board
-from grader.chains import Target, short_chain
+from grader.chains import Target, holds, short_chain
 from grader.geometry import values_of
 from grader.propagate import SINGLES, fixpoint, record_chain
 from grader.rule import Rule
@@ -44,13 +45,6 @@ def _phases(rules: Sequence[Rule], depth: int) -> list[tuple[Rule, ...]]:
     return out
 
 
-def _holds(bd: Board, target: Target) -> bool:
-    placed, c, v = target
-    if placed:
-        return bd.values[c] == v
-    return bd.values[c] != v and not bd.cands[c] >> (v - 1) & 1
-
-
 def _record_branch(board: Board, cell: int, value: int, rules: Sequence[Rule],
                    targets: Sequence[Target] = ()) -> Branch:
     """Replay a branch step by step, stopping at the contradiction or once
@@ -59,7 +53,7 @@ def _record_branch(board: Board, cell: int, value: int, rules: Sequence[Rule],
     b.place(cell, value)
 
     def reached(bd: Board) -> bool:
-        return bool(targets) and all(_holds(bd, t) for t in targets)
+        return bool(targets) and all(holds(bd, t) for t in targets)
 
     steps, conflict = record_chain(b, rules, stop=reached)
     chain, end = short_chain(board, cell, value, rules, targets)
