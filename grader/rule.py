@@ -13,12 +13,12 @@ Third-party rules subclass :class:`Rule` and register the class under the
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .roles import add_role
-from .steps import Branch, Pattern, Step, register_template
+from .steps import Branch, Pattern, Step, register_support, register_template
 
 if TYPE_CHECKING:
     from .board import Board
@@ -166,6 +166,8 @@ class Rule:
         if cls.family:
             register_template(cls.family, cls.summarize, getattr(cls, "teach", None),
                               owner=package, where=f"{cls.__module__}.{cls.__qualname__}")
+            if "support" in cls.__dict__:
+                register_support(cls.family, cls.support)
 
     @property
     def package(self) -> str:
@@ -195,6 +197,15 @@ class Rule:
     def summarize(step: Step) -> str:
         """The reason part of the one-line summary (before ``=>``)."""
         return "the pattern"
+
+    @staticmethod
+    def support(step: Step) -> Iterable[tuple[int, int]] | None:
+        """The ``(cell, value)`` candidates whose absence the step relies on
+        (for a single position: the value in the region's other cells), read
+        from the step alone.  Trial chains use it to record where each fact
+        comes from.  None (the default): every fact about the pattern's cells
+        and regions is taken as used."""
+        return None
 
     def native(self) -> tuple[Any, ...] | None:
         """How the C accelerator runs this rule inside trial propagation, or

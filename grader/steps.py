@@ -12,7 +12,7 @@ book's notation: cell ``(i, j)`` 1-based, regions ``R1``/``C1``/``B1``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,14 +52,63 @@ class Conflict:
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """One line of a branch's chain: the effects of one rule application
+    (``step``, as propagation applied it) that the chain needs, and the lines
+    they come from (``uses``: indexes of earlier lines, 0 = the assumption)."""
+
+    index: int
+    step: Step
+    placements: tuple[Effect, ...]
+    eliminations: tuple[Effect, ...]
+    uses: tuple[int, ...]
+
+    @property
+    def effects(self) -> tuple[tuple[int, int, bool], ...]:
+        """``(cell, value, placed)`` for each effect, placements first."""
+        return (tuple((c, v, True) for c, v in self.placements)
+                + tuple((c, v, False) for c, v in self.eliminations))
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """The minimal chain of a branch (see :mod:`grader.chains`): only the
+    lines its end needs, each using only lines above it.
+
+    ``end``: the lines the contradiction (or the conclusions) rest on.
+    ``premises``: ``(cell, value)`` candidates already absent before the
+    assumption that the chain relies on (what the position itself gives; a
+    trial nested in a branch maps them onto the lines of the outer branch).
+    ``steps``: the derivation the chain was drawn from (its links' steps in
+    order, with the steps the chain does not need).  ``conflict``: the
+    contradiction the chain ends in (None when it ends in the conclusions)."""
+
+    links: tuple[Link, ...]
+    end: tuple[int, ...]
+    premises: tuple[Effect, ...] = ()
+    steps: tuple[Step, ...] = field(default=(), compare=False, repr=False)
+    conflict: Conflict | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Branch:
-    """One alternative of a trial: the assumption ``cell <- value``, the chain
-    of sub-steps that propagation applied, and how it ended."""
+    """One alternative of a trial: the assumption ``cell <- value``, the
+    sub-steps that propagation applied (``steps``, the full trace, in the
+    minimal-level order), how it ended (``conflict``; the chain's own
+    contradiction when there is a chain, ``trace_conflict`` the trace's), and
+    ``chain``: the minimal chain (None when the engine does not record)."""
 
     cell: int
     value: int
     steps: tuple[Step, ...]
     conflict: Conflict | None = None
+    chain: Chain | None = None
+    trace_conflict: Conflict | None = field(default=None, compare=False)
+
+    @property
+    def trace_end(self) -> Conflict | None:
+        """The contradiction the full trace ends in."""
+        return self.trace_conflict if self.chain is not None else self.conflict
 
     @property
     def contradicts(self) -> bool:
@@ -81,6 +130,9 @@ class Step:
     branches: tuple[Branch, ...] = ()
     depth: int = 0
     reference: str = ""
+    #: The name of the pattern a trial's chain forms, when a scorer names it
+    #: (e.g. "XY-Wing"); empty otherwise.  Renderers show it beside the name.
+    pattern_name: str = ""
 
     # -- text ----------------------------------------------------------
     def effects_text(self) -> str:
@@ -142,6 +194,13 @@ class Step:
                     "assume": {"cell": rc(b.cell), "value": b.value},
                     "steps": [s.to_dict() for s in b.steps],
                     "contradiction": None if b.conflict is None else b.conflict.reason,
+                    "chain": None if b.chain is None else [
+                        {"index": k.index, "rule": k.step.rule,
+                         "placements": [{"cell": rc(c), "value": v} for c, v in k.placements],
+                         "eliminations": [{"cell": rc(c), "value": v}
+                                          for c, v in k.eliminations],
+                         "uses": list(k.uses)}
+                        for k in b.chain.links],
                 }
                 for b in self.branches
             ]
@@ -153,6 +212,20 @@ _TEMPLATES: dict[str, Template] = {}
 _TEACH: dict[str, Template] = {}
 #: family -> (owner, where it was registered): the package whose rule owns the family.
 _OWNERS: dict[str, tuple[str, str]] = {}
+
+
+#: What a rule's step relies on: the ``(cell, value)`` candidates whose
+#: absence makes its pattern (see :meth:`grader.rule.Rule.support`).
+Support = Callable[[Step], "Iterable[tuple[int, int]] | None"]
+_SUPPORT: dict[str, Support] = {}
+
+
+def register_support(family: str, fn: Support) -> None:
+    _SUPPORT[family] = fn
+
+
+def support_for(family: str) -> Support | None:
+    return _SUPPORT.get(family)
 
 
 class TemplateClash(ValueError):

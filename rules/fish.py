@@ -36,6 +36,17 @@ class Fish(Rule):
     def native(self) -> tuple[int, int, int]:
         return (5, self.size, 0)
 
+    @staticmethod
+    def support(step: Step) -> list[tuple[int, int]]:
+        """The value is absent from the base lines outside the cover lines."""
+        geo = step.geo
+        v = step.pattern.values[0]
+        inside: set[int] = set()
+        for r in step.pattern.regions_with("cover"):
+            inside |= geo.region_set[r]
+        return [(c, v) for r in step.pattern.regions_with("base") for c in geo.regions[r]
+                if c not in inside]
+
     def find(self, board: Board) -> Iterator[Step]:
         geo = board.geo
         n = geo.n

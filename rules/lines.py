@@ -70,6 +70,15 @@ class CandidateLines(Rule):
     def native(self) -> tuple[int, int, int]:
         return (1, 0, 0)
 
+    @staticmethod
+    def support(step: Step) -> list[tuple[int, int]]:
+        """The value is absent from the first region outside the second."""
+        geo = step.geo
+        v = step.pattern.values[0]
+        (src, _), (dst, _) = step.pattern.regions
+        inside = geo.region_set[dst]
+        return [(c, v) for c in geo.regions[src] if c not in inside]
+
     def _step(self, board: Board, block: int, line: int, v: int, pos: list[int],
               elim: list[int], variant: str) -> Step:
         first, second = ("block", "line") if variant == "pointing" else ("line", "block")
@@ -169,6 +178,17 @@ class MultipleLines(Rule):
 
     def native(self) -> tuple[int, int, int]:
         return (2, 0, 0)
+
+    @staticmethod
+    def support(step: Step) -> list[tuple[int, int]]:
+        """The value is absent from the blocks outside the lines."""
+        geo = step.geo
+        v = step.pattern.values[0]
+        inside: set[int] = set()
+        for r in step.pattern.regions_with("line"):
+            inside |= geo.region_set[r]
+        return [(c, v) for r in step.pattern.regions_with("block") for c in geo.regions[r]
+                if c not in inside]
 
     def _step(self, board: Board, blocks: list[int], lines: int, v: int, elim: list[int],
               is_row: bool) -> Step:

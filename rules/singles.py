@@ -84,6 +84,13 @@ class SinglePosition(Rule):
     def native(self) -> tuple[int, int, int]:
         return (0, 1, 0)
 
+    @staticmethod
+    def support(step: Step) -> list[tuple[int, int]]:
+        """The value is absent from the region's other cells."""
+        (cell, v), = step.placements
+        region = step.pattern.regions_with("region")[0]
+        return [(c, v) for c in step.geo.regions[region] if c != cell]
+
     def _step(self, board: Board, region: int, cell: int, v: int) -> Step:
         if not self.record:
             return self.make(board, placements=((cell, v),), pattern=Pattern(
@@ -207,6 +214,12 @@ class SingleCandidate(Rule):
 
     def native(self) -> tuple[int, int, int]:
         return (0, 2, 0)
+
+    @staticmethod
+    def support(step: Step) -> list[tuple[int, int]]:
+        """The cell's other values are absent."""
+        (cell, v), = step.placements
+        return [(cell, w) for w in range(1, step.geo.n + 1) if w != v]
 
     def _step(self, board: Board, cell: int, v: int) -> Step:
         if not self.record:

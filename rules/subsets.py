@@ -176,6 +176,13 @@ class NakedSubset(_Subset):
               k: int) -> Iterator[tuple[list[int], int]]:
         return _naked_sets(board, empties, values, pos, k)
 
+    @staticmethod
+    def support(step: Step) -> list[tuple[int, int]]:
+        """The subset's cells hold no value outside the set."""
+        vals = set(step.pattern.values)
+        return [(c, w) for c in step.pattern.cells_with("subset")
+                for w in range(1, step.geo.n + 1) if w not in vals]
+
     def _eliminations(self, board: Board, empties: list[int], cells: list[int],
                       vm: int) -> list[tuple[int, int]]:
         """The set's values leave the region's other cells."""
@@ -222,6 +229,14 @@ class HiddenSubset(_Subset):
     def _sets(self, board: Board, empties: list[int], values: list[int], pos: list[int],
               k: int) -> Iterator[tuple[list[int], int]]:
         return _hidden_sets(board, empties, values, pos, k)
+
+    @staticmethod
+    def support(step: Step) -> list[tuple[int, int]]:
+        """The set's values are absent from the region's other cells."""
+        cells = set(step.pattern.cells_with("subset"))
+        region = step.pattern.regions_with("region")[0]
+        return [(c, w) for c in step.geo.regions[region] if c not in cells
+                for w in step.pattern.values]
 
     def _eliminations(self, board: Board, empties: list[int], cells: list[int],
                       vm: int) -> list[tuple[int, int]]:

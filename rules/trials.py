@@ -4,9 +4,10 @@ absurdum (section 4.3.2, level 14).
 Both assume something and propagate with the rules the engine hands them
 (``context.propagation``: levels 1-12 by default, the singles only when the
 hierarchy says so, and lower-depth trials when trials nest).  Deciding what a
-branch reaches uses the fast fixpoint; the steps of a trial that works are
-then recorded one at a time, so each branch reads as a chain of ordinary
-rule applications.
+branch reaches uses the fast fixpoint; for an explanation the steps of a
+trial that works are then recorded one at a time (the full trace), and each
+branch gets its minimal chain (:mod:`grader.chains`): only the facts its
+contradiction or its conclusions need, each with the facts it comes from.
 
 To keep chains short, propagation is tried in phases of growing strength:
 the singles first, then every non-trial rule, then (when nesting) the
@@ -20,6 +21,8 @@ from collections.abc import Iterator, Sequence
 
 from grader import native
 from grader.board import Board
+from grader.chains import Target, holds, short_chain
+from grader.geometry import values_of
 from grader.propagate import SINGLES, fixpoint, record_chain
 from grader.rule import Rule
 from grader.steps import Branch, Conflict, Pattern, Step
@@ -43,22 +46,81 @@ def _phases(rules: Sequence[Rule], depth: int) -> list[tuple[Rule, ...]]:
 
 
 def _record_branch(board: Board, cell: int, value: int, rules: Sequence[Rule],
-                   target: tuple[str, int, int] | None) -> Branch:
+                   targets: Sequence[Target] = ()) -> Branch:
     """Replay a branch step by step, stopping at the contradiction or once
-    ``target`` (``("place"|"elim", cell, value)``) holds."""
+    every one of ``targets`` holds; then draw its minimal chain."""
     b = board.copy()
     b.place(cell, value)
 
     def reached(bd: Board) -> bool:
-        if target is None:
-            return False
-        kind, c, v = target
-        if kind == "place":
-            return bd.values[c] == v
-        return bd.values[c] != v and not bd.cands[c] >> (v - 1) & 1
+        return bool(targets) and all(holds(bd, t) for t in targets)
 
     steps, conflict = record_chain(b, rules, stop=reached)
-    return Branch(cell=cell, value=value, steps=tuple(steps), conflict=conflict)
+    chain, end = short_chain(board, cell, value, rules, targets)
+    return Branch(cell=cell, value=value, steps=tuple(steps), conflict=end, chain=chain,
+                  trace_conflict=conflict)
+
+
+def _common(board: Board, survivors: Sequence[Board]) -> list[Target]:
+    """Every conclusion the surviving branches agree on: common placements in
+    cell order, then the common eliminations those placements do not imply
+    (cell order, values ascending)."""
+    geo = board.geo
+    vals, cands = board.values, board.cands
+    places: list[Target] = []
+    for c in range(geo.ncells):
+        if vals[c]:
+            continue
+        v = survivors[0].values[c]
+        if v and all(s.values[c] == v for s in survivors[1:]):
+            places.append((True, c, v))
+    placed = {c for _, c, _ in places}
+    implied = {(p, v) for _, c, v in places for p in geo.peers[c]}
+    elims: list[Target] = []
+    for c in range(geo.ncells):
+        m = cands[c]
+        if not m or c in placed:
+            continue
+        for s in survivors:
+            m &= ~s.cands[c]
+            if s.values[c]:
+                m &= ~(1 << (s.values[c] - 1))
+            if not m:
+                break
+        elims.extend((False, c, v) for v in values_of(m) if (c, v) not in implied)
+    return places + elims
+
+
+def _closures(board: Board, alts: Sequence[tuple[int, int]], live: Sequence[int],
+              prog: native.Program, hint: tuple[int, ...] | None) -> list[Board]:
+    """The closures of the live alternatives (the accelerator's); with one
+    live alternative none is needed (it is the conclusion), a placeholder
+    stands for it.  The solution hint only helps the alternative it agrees
+    with (a false branch may contradict anywhere)."""
+    if len(live) <= 1:
+        return [board] * len(live)
+    out = []
+    for i in live:
+        cell, v = alts[i]
+        trial = board.copy()
+        trial.place(cell, v)
+        prog.closure(trial, hint if hint is not None and hint[cell] == v else None)
+        out.append(trial)
+    return out
+
+
+def _conclusions_of(board: Board, alts: Sequence[tuple[int, int]],
+                    survivors: Sequence[Board], alive: Sequence[int]) -> list[Target]:
+    """What a pivot proves: nothing (empty), the survivor when every other
+    alternative ends in a contradiction, else every common conclusion."""
+    if not survivors:
+        # every alternative is impossible: the position is contradictory,
+        # so anything follows; report the first alternative as excluded.
+        return [(False, alts[0][0], alts[0][1])]
+    if len(survivors) == 1:
+        cell, v = alts[alive[0]]
+        return [(True, cell, v)]
+    return _common(board, survivors)
 
 
 def _hint(board: Board) -> tuple[int, ...] | None:
@@ -107,7 +169,7 @@ class ReductioAdAbsurdum(_Trial):
                 if not self.record:
                     branch = Branch(cell=cell, value=v, steps=(), conflict=UNRECORDED)
                 else:
-                    branch = _record_branch(board, cell, v, rules, None)
+                    branch = _record_branch(board, cell, v, rules)
                 if branch.conflict is None:  # pragma: no cover - the two paths disagree
                     raise RuntimeError(
                         f"reductio: the replay of {board.geo.cell_name(cell)} <- {v} found no "
@@ -150,7 +212,7 @@ class ReductioAdAbsurdum(_Trial):
         geo = step.geo
         (branch,) = step.branches
         why = branch.conflict.reason if branch.conflict else "a contradiction"
-        k = len(branch.steps)
+        k = len(branch.chain.links) if branch.chain is not None else len(branch.steps)
         when = "at once" if not k else f"in {k} step{'s' if k > 1 else ''}"
         return (f"assuming {geo.cell_name(branch.cell)} <- {geo.symbol(branch.value)} leads "
                 f"{when} to a contradiction ({why})")
@@ -160,9 +222,11 @@ class DisjunctiveConstruction(_Trial):
     """Choose a pivot with few alternatives (a cell with two candidates, or a
     value with two positions in a region; up to ``max_alternatives``), follow
     every alternative, and keep what all the branches that do not end in a
-    contradiction agree on.  One conclusion per step: when every alternative
-    but one ends in a contradiction, that alternative; otherwise the first
-    common placement in cell order, else the first common elimination.
+    contradiction agree on.  When every alternative but one ends in a
+    contradiction, the step places that alternative; otherwise it takes every
+    conclusion the live branches share at once (placements, then the
+    eliminations they do not imply), so the same split is never repeated for
+    the next conclusion.
 
     Order: by propagation phase, then by number of alternatives, then cells
     (cell order) before regions (R, C, B), values ascending."""
@@ -199,14 +263,15 @@ class DisjunctiveConstruction(_Trial):
         return [(kind, where, alts) for _, _, kind, where, alts in out]
 
     def find(self, board: Board) -> Iterator[Step]:
-        done: set[tuple[str, int, int]] = set()
+        done: set[Target] = set()
         for rules in _phases(self.context.propagation, self.depth):
-            for kind, where, alts, target, dead in self._conclusions(board, rules):
-                if target in done:
+            for kind, where, alts, targets, dead in self._conclusions(board, rules):
+                if all(t in done for t in targets):
                     continue
-                done.add(target)
+                done.update(targets)
                 if self.record:
-                    branches = tuple(_record_branch(board, c, v, rules, target) for c, v in alts)
+                    branches = tuple(_record_branch(board, c, v, rules, targets)
+                                     for c, v in alts)
                 else:
                     branches = tuple(
                         Branch(cell=c, value=v, steps=(),
@@ -217,18 +282,17 @@ class DisjunctiveConstruction(_Trial):
                     regions=((where, "pivot"),) if kind == "region" else (),
                     values=tuple(sorted({v for _, v in alts})),
                 )
-                _, tc, tv = target
                 yield self.make(
                     board,
-                    placements=((tc, tv),) if target[0] == "place" else (),
-                    eliminations=((tc, tv),) if target[0] == "elim" else (),
+                    placements=tuple((c, v) for placed, c, v in targets if placed),
+                    eliminations=tuple((c, v) for placed, c, v in targets if not placed),
                     pattern=pattern, branches=branches, depth=self.depth)
 
     def _conclusions(self, board: Board, rules: Sequence[Rule],
                      ) -> Iterator[tuple[str, int, tuple[tuple[int, int], ...],
-                                         tuple[str, int, int], int]]:
-        """(pivot kind, cell or region, alternatives, conclusion, bitmask of the
-        alternatives that end in a contradiction) for each pivot, in pivot
+                                         list[Target], int]]:
+        """(pivot kind, cell or region, alternatives, conclusions, bitmask of
+        the alternatives that end in a contradiction) for each pivot, in pivot
         order, whose branches agree on something."""
         hint = _hint(board)
         prog = native.program(rules)
@@ -240,12 +304,19 @@ class DisjunctiveConstruction(_Trial):
                 if hit is None:
                     return
                 idx, kind, cell, value, region, nalts, dead = hit
-                yield (("cell", nalts[0][0], tuple(nalts), (kind, cell, value), dead) if region < 0
-                       else ("region", region, tuple(nalts), (kind, cell, value), dead))
+                alts = tuple(nalts)
+                # the accelerator names the first conclusion; the others come
+                # from the closures of the live alternatives
+                live = [i for i in range(len(alts)) if not dead >> i & 1]
+                targets = _conclusions_of(board, alts, _closures(board, alts, live, prog, hint),
+                                          live)
+                if (kind == "place", cell, value) not in targets:  # pragma: no cover
+                    raise RuntimeError("disjunctive construction: the accelerator and the "
+                                       "closures disagree; please report this grid")
+                yield (("cell", alts[0][0], alts, targets, dead) if region < 0
+                       else ("region", region, alts, targets, dead))
                 start = idx + 1
         pivots = self._pivots(board)
-        vals, cands = board.values, board.cands
-        geo = board.geo
         for idx, (_, _, alts) in enumerate(pivots):
             survivors: list[Board] = []
             alive: list[int] = []
@@ -255,41 +326,11 @@ class DisjunctiveConstruction(_Trial):
                 if fixpoint(trial, rules) is None:
                     survivors.append(trial)
                     alive.append(i)
-            target: tuple[str, int, int] | None = None
-            if not survivors:
-                # every alternative is impossible: the position is contradictory,
-                # so anything follows; report the first alternative as excluded.
-                target = ("elim", alts[0][0], alts[0][1])
-            elif len(survivors) == 1:
-                # every other alternative ends in a contradiction: the survivor holds
-                cell, v = alts[alive[0]]
-                target = ("place", cell, v)
-            else:
-                for c in range(geo.ncells):
-                    if vals[c]:
-                        continue
-                    v = survivors[0].values[c]
-                    if v and all(s.values[c] == v for s in survivors[1:]):
-                        target = ("place", c, v)
-                        break
-                if target is None:
-                    for c in range(geo.ncells):
-                        m = cands[c]
-                        if not m:
-                            continue
-                        for s in survivors:
-                            m &= ~s.cands[c]
-                            if s.values[c]:
-                                m &= ~(1 << (s.values[c] - 1))
-                            if not m:
-                                break
-                        if m:
-                            target = ("elim", c, (m & -m).bit_length())
-                            break
-            if target is not None:
+            targets = _conclusions_of(board, alts, survivors, alive)
+            if targets:
                 kind, where, _ = pivots[idx]
                 dead = sum(1 << i for i in range(len(alts)) if i not in alive)
-                yield kind, where, alts, target, dead
+                yield kind, where, alts, targets, dead
 
     @staticmethod
     def summarize(step: Step) -> str:

@@ -13,6 +13,7 @@ import grader
 from grader.board import Board
 from grader.engine import Engine
 from grader.explain.core import walkthrough
+from grader.explain.trials import teach_trial
 from grader.formats import parse_grid_token
 from grader.steps import Step
 
@@ -114,12 +115,18 @@ def test_fig_4_5_trials_are_checkable_chains():
         for b in step.branches:
             assume = f"{G9.cell_name(b.cell)} <- {b.value}"
             assert assume in text
-            for sub in b.steps:
-                assert any(re.match(r"^\s{4,}\d+\. ", ln) and sub.summary() in ln
-                           for ln in lines), sub.summary()
+            assert b.chain is not None
+            for link in b.chain.links:
+                assert any(re.match(rf"^\s{{4,}}{link.index}\. ", ln) and link.step.reason() in ln
+                           for ln in lines), link.step.summary()
             if b.conflict is not None:
                 assert f"contradiction: {b.conflict.reason}" in text
         assert step.effects_text() in lines[-1]
+        # the full trace keeps every recorded sub-step
+        full = teach_trial(step, full=True)
+        for b in step.branches:
+            for sub in b.steps:
+                assert sub.summary() in full
 
 
 def test_fig_4_5_json_branches_nest_substeps():
@@ -129,6 +136,12 @@ def test_fig_4_5_json_branches_nest_substeps():
     doc = document(walkthrough(g.board()))
     trial = next(s for s in doc.steps if s.branches)
     assert trial.level >= 13
+    dead = [b for b in trial.branches if b.contradiction]
+    assert dead and all(b.chain and b.end and b.steps is None for b in dead)
+    link = dead[0].chain[1]
+    assert link.index == 1 and link.summary and link.rule and link.uses == [0]
+    full = document(walkthrough(g.board()), full_trace=True)
+    trial = next(s for s in full.steps if s.branches)
     dead = [b for b in trial.branches if b.contradiction]
     assert dead and all(b.steps for b in dead)
     sub = dead[0].steps[0]

@@ -77,7 +77,7 @@ def test_json_is_the_documented_model():
     assert r.exit_code == 0, r.output
     doc = Explanation.model_validate_json(r.output)
     data = json.loads(r.output)
-    assert data["schema"] == "sudoku-grader/explain/1"
+    assert data["schema"] == "sudoku-grader/explain/2"
     assert doc.solved and doc.level == 1 and doc.rating == "very easy"
     assert len(doc.steps) == 52 and [s.number for s in doc.steps] == list(range(1, 53))
     s2 = doc.steps[1]
@@ -239,7 +239,8 @@ def test_standard_input_and_max_level():
 def test_help_documents_every_option():
     r = runner.invoke(app, ["explain", "--help"])
     for opt in ("--index", "--format", "--detail", "--step", "--hint", "--moves", "--grid",
-                "--output", "--max-level", "--input-format", "--box", "--hierarchy"):
+                "--output", "--max-level", "--input-format", "--box", "--hierarchy",
+                "--full-trace"):
         assert opt in r.output
 
 

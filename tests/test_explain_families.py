@@ -195,6 +195,7 @@ def test_reductio_explains_the_chain_to_the_contradiction():
     from test_explain_book import _replay_branch
 
     from grader.explain.core import walkthrough
+    from grader.explain.trials import link_text
     from grader.formats import parse_grid_token
 
     g = parse_grid_token(".3....48.8..3....67.4.693....8....9...9.7.5...4....8....354.7.84....3..5"
@@ -208,9 +209,12 @@ def test_reductio_explains_the_chain_to_the_contradiction():
     lines = step.explain("teach").splitlines()
     assume = f"{G9.cell_name(branch.cell)} <- {branch.value}"
     assert lines[0].startswith(f"Suppose {assume}")
-    for k, sub in enumerate(branch.steps, start=1):
-        assert lines[k] == f"    {k}. {sub.summary()}"
-    assert lines[-2] == f"    contradiction: {branch.conflict.reason}, so {assume} is impossible"
+    assert branch.chain is not None and branch.chain.links
+    for link in branch.chain.links:
+        assert lines[link.index] == f"    {link.index}. {link_text(G9, link)}"
+    assert lines[-3].startswith(f"    contradiction: {branch.conflict.reason} (from ")
+    assert lines[-3].endswith(f", so {assume} is impossible")
+    assert lines[-2].startswith(f"    in short: r{G9.cell_row[branch.cell] + 1}c")
     assert lines[-1].endswith(f"{G9.cell_name(branch.cell)} != {branch.value}.")
     # the 'where' hint gives the area (the pivot's block), never the pivot itself
     where = vague_hint(step)

@@ -1,8 +1,10 @@
 """The HTML page: valid, self-contained, one SVG drawing per step (pattern
-highlighted), and it renders in headless Chromium (screenshot)."""
+highlighted) and one per trial branch (its chain), navigable, and it renders
+in headless Chromium (screenshot)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -71,12 +73,20 @@ def test_page_is_valid_and_has_a_drawing_per_step(expert_page):
     chk.feed(html)
     chk.close()
     assert not chk.errors and not chk.stack
-    assert chk.counts["li"] >= nsteps and chk.counts["svg"] == nsteps + 2  # + start, solution
+    branches = html.count('<details class="branch"')
+    chains = html.count("A: the assumption")  # the legend of each chain's drawing
+    assert branches and 0 < chains <= branches
+    # a drawing per step, + start, solution, and one per trial branch with a
+    # chain (a branch the assumption itself concludes has none)
+    assert chk.counts["li"] >= nsteps and chk.counts["svg"] == nsteps + 2 + chains
     assert len(chk.ids) == len(set(chk.ids))  # unique ids
     for k in range(1, nsteps + 1):
         assert f'id="step-{k}"' in html
-    # self-contained: no scripts, no external resources
-    assert "<script" not in html and "src=" not in html and "href=" not in html
+    # self-contained: one inline script (keys), no external resources, links
+    # only inside the page
+    assert html.count("<script>") == 1 and "src=" not in html
+    assert re.findall(r'href="([^"]*)"', html)
+    assert all(h.startswith("#") for h in re.findall(r'href="([^"]*)"', html))
     # every drawing is well-formed XML
     start = 0
     for _ in range(nsteps + 2):
@@ -89,8 +99,8 @@ def test_page_is_valid_and_has_a_drawing_per_step(expert_page):
 
 def test_trial_steps_show_branches(expert_page):
     html, _ = expert_page
-    assert 'class="branches"' in html and 'class="conflict">contradiction:' in html
-    assert 'class="chain"' in html
+    assert 'class="branch"' in html and 'class="conflict">contradiction:' in html
+    assert 'class="chain"' in html and 'class="short"' in html
 
 
 def test_step_drawing_highlights_pattern():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -149,6 +150,9 @@ def explain_command(
     grid_drawing: Annotated[bool, typer.Option(
         "--grid/--no-grid", help="Draw the candidate grid with each step (text and markdown).")
     ] = True,
+    full_trace: Annotated[bool, typer.Option(
+        "--full-trace", help="Show each trial branch as the whole propagation that ran, in "
+                             "scanning order, instead of its minimal chain.")] = False,
     output: OutputOpt = None,
     overwrite: OverwriteOpt = False,
     max_level: Annotated[int | None, typer.Option(
@@ -205,32 +209,45 @@ def explain_command(
     except ExplainError as e:
         fail(f"{pos.where}: {e}", EXIT_NOT_OK)
 
-    engine = Engine(h)
+    view = View(detail, step_mode, step_number, hint, output_format.value, grid_drawing,
+                output, max_level, quiet, full_trace)
     try:
-        _render(pos, board, engine, detail, step_mode, step_number, hint, output_format.value,
-                grid_drawing, output, max_level, quiet)
+        _render(pos, board, Engine(h), view)
     except RuleError as e:
         fail(str(e), EXIT_NOT_OK)
 
 
-def _render(pos: Position, board: Board, engine: Engine, detail: Detail | None,
-            step_mode: bool, step_number: int | None, hint: HintLevel | None, fmt: str,
-            grid_drawing: bool, output: Path | None, max_level: int | None,
-            quiet: bool) -> None:
+@dataclass(frozen=True)
+class View:
+    """What to show, as the options say."""
+
+    detail: Detail | None
+    step_mode: bool
+    step_number: int | None
+    hint: HintLevel | None
+    fmt: str
+    grid_drawing: bool
+    output: Path | None
+    max_level: int | None
+    quiet: bool
+    full_trace: bool
+
+
+def _render(pos: Position, board: Board, engine: Engine, v: View) -> None:
     """Write the explanation (a rule plugin's failure surfaces as RuleError)."""
     from ..explain.core import walkthrough
 
-    wt = walkthrough(board, engine, givens=pos.givens, max_level=max_level)
-    depth = detail.value if detail is not None else (
-        "teach" if step_mode or step_number or hint == HintLevel.full else "short")
-
-    if step_number is not None:
-        _one_step(wt, step_number, depth, grid_drawing, fmt, output, quiet)
+    wt = walkthrough(board, engine, givens=pos.givens, max_level=v.max_level)
+    depth = v.detail.value if v.detail is not None else (
+        "teach" if v.step_mode or v.step_number or v.hint == HintLevel.full else "short")
+    fmt, output, grid_drawing = v.fmt, v.output, v.grid_drawing
+    if v.step_number is not None:
+        _one_step(wt, v.step_number, depth, grid_drawing, fmt, output, v.quiet, v.full_trace)
         return
-    if hint is not None:
-        _hint(wt, hint.value, depth, grid_drawing, fmt, output)
+    if v.hint is not None:
+        _hint(wt, v.hint.value, depth, grid_drawing, fmt, output, v.full_trace)
         return
-    if step_mode and fmt == "text" and output is None:
+    if v.step_mode and fmt == "text" and output is None:
         from ..explain.walker import print_all, walk
 
         if stdin_is_tty() and out.is_terminal:
@@ -241,22 +258,23 @@ def _render(pos: Position, board: Board, engine: Engine, detail: Detail | None,
     if fmt == "json":
         from ..explain.document import document
 
-        doc = document(wt, pencil=pos.pencil)
-        _write(doc.model_dump_json(by_alias=True, indent=2) + "\n", output, quiet)
+        doc = document(wt, pencil=pos.pencil, full_trace=v.full_trace)
+        _write(doc.model_dump_json(by_alias=True, indent=2) + "\n", v.output, v.quiet)
     elif fmt == "html":
         from ..explain.html import render_html
 
-        _write(render_html(wt), output, quiet)
+        _write(render_html(wt, full_trace=v.full_trace), v.output, v.quiet)
     elif fmt == "markdown":
         from ..explain.markdown import render_markdown
 
-        _write(render_markdown(wt, depth, grid_drawing), output, quiet)
+        _write(render_markdown(wt, depth, v.grid_drawing, full_trace=v.full_trace), v.output,
+               v.quiet)
     else:
-        _text(wt, depth, grid_drawing, output, quiet)
+        _text(wt, depth, v.grid_drawing, v.output, v.quiet, v.full_trace)
 
 
 def _text(wt: object, detail: str, grid: bool, output: Path | None,
-          quiet: bool = False) -> None:
+          quiet: bool = False, full_trace: bool = False) -> None:
     from rich.console import Console
 
     from ..explain.core import Walkthrough
@@ -279,7 +297,8 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
             console.print(Drawing(wt.start, None, wt.givens))
             console.print()
         for number, board, step in wt:
-            console.print(render_step(number, step, board if grid else None, wt.givens, detail),
+            console.print(render_step(number, step, board if grid else None, wt.givens, detail,
+                                      full=full_trace),
                           soft_wrap=not console.is_terminal)
             if grid:
                 console.print()
@@ -292,7 +311,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
 
 
 def _one_step(wt: object, number: int, detail: str, grid: bool, fmt: str,
-              output: Path | None, quiet: bool) -> None:
+              output: Path | None, quiet: bool, full_trace: bool = False) -> None:
     """``--step N``: the board before step N, the step and its reasoning."""
     from ..explain.core import Walkthrough
     from ..explain.model import step_model
@@ -304,20 +323,21 @@ def _one_step(wt: object, number: int, detail: str, grid: bool, fmt: str,
         fail(f"--step {number}: the solution has {len(wt.steps)} "
              f"step{'s' if len(wt.steps) != 1 else ''}")
     if fmt == "json":
-        _write(step_model(step, number).model_dump_json(by_alias=True, indent=2) + "\n",
-               output, quiet)
+        _write(step_model(step, number, full_trace).model_dump_json(by_alias=True, indent=2)
+               + "\n", output, quiet)
         return
     board = wt.before(number - 1)
     if output is None:
-        out.print(render_step(number, step, board if grid else None, wt.givens, detail),
-                  soft_wrap=not out.is_terminal)
+        out.print(render_step(number, step, board if grid else None, wt.givens, detail,
+                              full=full_trace), soft_wrap=not out.is_terminal)
         return
     from rich.console import Console
 
     try:
         with output.open("w", encoding="utf-8") as fh:
             Console(file=fh, highlight=False, soft_wrap=True, no_color=True).print(
-                render_step(number, step, board if grid else None, wt.givens, detail))
+                render_step(number, step, board if grid else None, wt.givens, detail,
+                            full=full_trace))
     except OSError as e:
         fail(f"{output}: cannot write: {e.strerror or e}")
     if not quiet:
@@ -325,7 +345,7 @@ def _one_step(wt: object, number: int, detail: str, grid: bool, fmt: str,
 
 
 def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
-          output: Path | None) -> None:
+          output: Path | None, full_trace: bool = False) -> None:
     from ..explain.core import Walkthrough
     from ..explain.hints import hint_level, technique_hint, where_hint
     from ..explain.model import step_model
@@ -348,13 +368,14 @@ def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
 
         data: dict[str, object] = {"level": level, "hint": pointer}
         if level == "full":
-            data["step"] = step_model(step, 1).model_dump(mode="json")
+            data["step"] = step_model(step, 1, full_trace).model_dump(mode="json")
         _write(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
         return
     if level != "full":
         out.print(pointer, markup=False)
         return
-    out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail),
+    out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail,
+                          full=full_trace),
               soft_wrap=not out.is_terminal)
 
 

@@ -13,7 +13,8 @@ Modules: :mod:`.svg` (``grid_svg``: a standalone SVG drawing of a board),
 :mod:`.textgrid` (the candidate grid drawn with rich), :mod:`.model` (the
 JSON models), :mod:`.html`, :mod:`.markdown`, :mod:`.hints`,
 :mod:`.position` (pencil-mark grids, moves), :mod:`.walker` (``--step``),
-:mod:`.trials` (teach templates of the trial families).
+:mod:`.trials` (teach templates of the trial families and the text of
+their chains), :mod:`.chainsvg` (a trial branch's chain drawn on the grid).
 """
 
 from __future__ import annotations

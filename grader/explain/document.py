@@ -66,8 +66,9 @@ def facts(wt: Walkthrough, hierarchy: Hierarchy | None = None) -> Facts:
         solved=final.is_solved(), final=values_string(final))
 
 
-def document(wt: Walkthrough, pencil: bool = False) -> Explanation:
-    """The :class:`~grader.explain.model.Explanation` of a walkthrough."""
+def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False) -> Explanation:
+    """The :class:`~grader.explain.model.Explanation` of a walkthrough;
+    ``full_trace``: trial branches also carry the whole recorded propagation."""
     f = facts(wt)
     return Explanation(
         schema=SCHEMA,
@@ -75,6 +76,6 @@ def document(wt: Walkthrough, pencil: bool = False) -> Explanation:
         candidates=candidates_list(wt.start) if pencil else None,
         size=f.size, box=f.box, level=f.level, rating=f.rating, depth=f.depth,
         solved=f.solved,
-        steps=[step_model(s, i) for i, s in enumerate(wt.steps, start=1)],
+        steps=[step_model(s, i, full_trace) for i, s in enumerate(wt.steps, start=1)],
         final=f.final,
     )

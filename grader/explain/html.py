@@ -1,13 +1,20 @@
 """One self-contained HTML page: every step with its sentence, its reasoning
-and an SVG drawing of the grid before it, the pattern highlighted.  No
-scripts, no external files; readable on a phone (the drawings scale to the
-screen width)."""
+and an SVG drawing of the grid before it, the pattern highlighted.  A trial's
+branches are folded (``<details>``), each with its chain drawn on the grid
+(numbered facts, arrows, the contradiction outlined) and written out line by
+line, nested trials inside their own folds.  Navigation: a list of the steps,
+previous/next links on every step, and the keys j/k (or the left and right
+arrows) through one small inline script; the page works without it.  No
+external files; readable on a phone (the drawings scale to the screen
+width)."""
 
 from __future__ import annotations
 
 from html import escape
 
-from ..steps import Step
+from ..board import Board
+from ..steps import Link, Step
+from .chainsvg import ASSUME, CONFLICT, chain_svg
 from .core import Walkthrough
 from .document import facts
 from .style import ELIMINATION, PLACEMENT, cell_style, region_style
@@ -37,6 +44,30 @@ ul.branches { padding-left: 1rem; }
 .assume { font-weight: bold; color: #7048e8; }
 .conflict { color: #c92a2a; }
 .ok { color: #2b8a3e; }
+nav.toc ol { columns: 2 14rem; font-size: .9rem; padding-left: 2.2rem; }
+nav.toc .trial, .trialname { font-weight: bold; }
+.nav { font-size: .85rem; float: right; font-weight: normal; }
+.nav a { margin-left: .5rem; }
+details.branch { border-left: 3px solid #d0bfff; padding-left: .6rem; margin: .5rem 0; }
+details.branch > summary { cursor: pointer; }
+.uses { color: #868e96; font-size: .85rem; }
+.short { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .82rem;
+       overflow-wrap: anywhere; color: #1864ab; }
+kbd { border: 1px solid #adb5bd; border-radius: .2rem; padding: 0 .25rem; font-size: .8rem; }
+"""
+
+#: j/k or the left/right arrows move to the next/previous step.
+SCRIPT = """
+document.addEventListener("keydown", function (e) {
+  if (e.altKey || e.ctrlKey || e.metaKey || /INPUT|TEXTAREA/.test(e.target.tagName)) return;
+  var d = (e.key === "j" || e.key === "ArrowRight") ? 1
+        : (e.key === "k" || e.key === "ArrowLeft") ? -1 : 0;
+  if (!d) return;
+  var s = document.querySelectorAll("li.step"), i = -1;
+  for (var n = 0; n < s.length; n++) if ("#" + s[n].id === location.hash) i = n;
+  var t = s[Math.max(0, Math.min(s.length - 1, i + d))];
+  if (t) { location.hash = t.id; e.preventDefault(); }
+});
 """
 
 
@@ -65,8 +96,9 @@ def _legend(step: Step) -> str:
     return " &nbsp; ".join(items)
 
 
-def _chain(step: Step) -> str:
-    """A trial's branches as nested lists of sub-steps."""
+def _trace(step: Step) -> str:
+    """A trial's branches as nested lists of the recorded sub-steps (the
+    ``--full-trace`` view)."""
     from .trials import _assume, branch_end
 
     parts = ['<ul class="branches">']
@@ -80,27 +112,108 @@ def _chain(step: Step) -> str:
             for sub in b.steps:
                 parts.append(f"<li>{escape(sub.summary())}")
                 if sub.branches:
-                    parts.append(_chain(sub))
+                    parts.append(_trace(sub))
                 parts.append("</li>")
             parts.append("</ol>")
-        cls = "ok" if b.conflict is None else "conflict"
+        cls = "ok" if b.trace_end is None else "conflict"
         parts.append(f'<div class="{cls}">{escape(branch_end(step, b))}</div>')
         parts.append("</li>")
     parts.append("</ul>")
     return "".join(parts)
 
 
-def _teach(step: Step) -> str:
+def _link(step: Step, link: Link, size_px: int, uid: str) -> str:
+    from .phrases import effects
+    from .trials import _uses_text
+
+    sub = link.step
+    eff = effects(step.geo, link.placements, link.eliminations)
+    out = [f'<li value="{link.index}"><b>{escape(eff)}</b> by {escape(sub.name)}: '
+           f'{escape(sub.reason())} <span class="uses">({escape(_uses_text(link.uses))})</span>']
+    if sub.branches:
+        out.append(_branches(sub, None, size_px, uid, nested=True))
+    out.append("</li>")
+    return "".join(out)
+
+
+def _branches(step: Step, board: Board | None, size_px: int, uid: str,
+              nested: bool = False) -> str:
+    """A trial's branches, each folded: the chain drawn (with ``board``, the
+    position the trial starts from; nested trials are written out only, so
+    that the page stays small) and written out, nested trials inside.
+    ``uid``: a prefix for the ids of the drawings, unique in the page."""
+    from .trials import _assume, chain_notation, end_text
+
+    parts: list[str] = []
+    many = len(step.branches) > 1
+    for i, b in enumerate(step.branches, start=1):
+        if b.chain is None:
+            parts.append(_trace(step))
+            break
+        n = len(b.chain.links)
+        ending = "contradiction" if b.conflict is not None else "conclusion"
+        label = f"branch {i}: " if many else ""
+        parts.append(f'<details class="branch"{"" if nested else " open"}><summary>'
+                     f'<span class="assume">{escape(label)}assume {escape(_assume(step, b))}'
+                     f'</span> &mdash; {ending} after {n} {"line" if n == 1 else "lines"}'
+                     f'</summary>')
+        if board is not None and (b.chain.links or b.conflict is not None):
+            parts.append(f"<figure>{chain_svg(board, step, b, size_px=size_px, uid=f'{uid}-{i}')}"
+                         f"<figcaption>{_chain_legend()}</figcaption></figure>")
+        if b.chain.links:
+            parts.append('<ol class="chain">')
+            for link in b.chain.links:
+                parts.append(_link(step, link, size_px, f"{uid}-{i}-{link.index}"))
+            parts.append("</ol>")
+        cls = "ok" if b.conflict is None else "conflict"
+        parts.append(f'<div class="{cls}">{escape(end_text(step, b))}</div>')
+        parts.append(f'<div class="short">{escape(chain_notation(step, b))}</div>')
+        parts.append("</details>")
+    return "".join(parts)
+
+
+def _chain_legend() -> str:
+    return (f'<span style="color:{ASSUME}">&#9711;</span> A: the assumption &nbsp; '
+            f'<span style="color:{PLACEMENT.fill}">&#9711;</span> placed &nbsp; '
+            f'<span style="color:{ELIMINATION.fill}">&#10005;</span> eliminated '
+            f"(numbers: the lines below; arrows: what each line uses) &nbsp; "
+            f'<span style="color:{CONFLICT}">&#9634;</span> the contradiction')
+
+
+def _teach(step: Step, board: Board | None = None, size_px: int = 480,
+           full: bool = False, uid: str = "a") -> str:
     if step.branches:
         from .trials import trial_parts
 
         intro, outro = trial_parts(step)
-        return f"<p>{escape(intro)}</p>{_chain(step)}<p>{escape(outro)}</p>"
+        body = _trace(step) if full else _branches(step, board, size_px, uid)
+        return f"<p>{escape(intro)}</p>{body}<p>{escape(outro)}</p>"
     return "".join(f"<p>{escape(p)}</p>" for p in step.explain("teach").split("\n") if p)
 
 
-def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480) -> str:
-    """The page for a walkthrough (every step is computed)."""
+def _toc(wt: Walkthrough) -> str:
+    items = []
+    for number, _, step in wt:
+        cls = ' class="trial"' if step.branches else ""
+        items.append(f'<li><a href="#step-{number}"{cls}>{escape(step.name)}</a> '
+                     f'<span class="meta">level {step.level}</span></li>')
+    return ('<nav class="toc" id="steps"><details><summary>All steps (keys <kbd>j</kbd> / '
+            '<kbd>k</kbd> or the arrows: next / previous step)</summary><ol>'
+            + "".join(items) + "</ol></details></nav>")
+
+
+def _nav(number: int, total: int) -> str:
+    prev = (f'<a href="#step-{number - 1}">&larr; previous</a>' if number > 1
+            else '<a href="#start">&larr; start</a>')
+    nxt = (f'<a href="#step-{number + 1}">next &rarr;</a>' if number < total
+           else '<a href="#final">end &rarr;</a>')
+    return f'<span class="nav">{prev}<a href="#steps">steps</a>{nxt}</span>'
+
+
+def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
+                full_trace: bool = False) -> str:
+    """The page for a walkthrough (every step is computed).  ``full_trace``:
+    trial branches as the whole recorded propagation, without chains."""
     f = facts(wt)
     title = title or "Sudoku explained"
     start = grid_svg(wt.start, size_px=size_px, givens=wt.givens, title="Starting position")
@@ -119,6 +232,7 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480) -
         f'<p class="summary">{escape(f.puzzle)}</p>',
         f'<p class="facts">{f.size}x{f.size} grid, blocks {escape(f.box)}: '
         f"{escape(f.sentence())}</p>",
+        _toc(wt),
         '<section class="grid" id="start"><h2>Starting position</h2>',
         f"<figure>{start}</figure></section>",
         '<ol class="steps">',
@@ -127,10 +241,12 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480) -
     for number, board, step in wt:
         ref = f" · {escape(step.reference)}" if step.reference else ""
         out.append(f'<li class="step" id="step-{number}">')
-        out.append(f'<h2>Step {number}/{total} · {escape(step.name)} '
-                   f'<span class="meta">level {step.level}{ref}</span></h2>')
+        named = (f' <span class="trialname">({escape(step.pattern_name)})</span>'
+                 if step.pattern_name else "")
+        out.append(f'<h2>Step {number}/{total} · {escape(step.name)}{named} '
+                   f'<span class="meta">level {step.level}{ref}</span>{_nav(number, total)}</h2>')
         out.append(f'<p class="summary">{escape(step.summary())}</p>')
-        out.append(_teach(step))
+        out.append(_teach(step, board, size_px, full_trace, f"arrow-{number}"))
         svg = grid_svg(board, step, size_px=size_px, givens=wt.givens)
         out.append(f"<figure>{svg}<figcaption>{_legend(step)}</figcaption></figure>")
         out.append("</li>")
@@ -140,5 +256,5 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480) -
     out.append(f'<section class="grid" id="final"><h2>{label}</h2>'
                f"<figure>{grid_svg(final, size_px=size_px, givens=wt.givens, title=label)}"
                "</figure></section>")
-    out += ["</main>", "</body>", "</html>", ""]
+    out += ["</main>", f"<script>{SCRIPT}</script>", "</body>", "</html>", ""]
     return "\n".join(out)

@@ -5,7 +5,7 @@ reasoning at ``teach`` depth), trial branches as nested lists."""
 from __future__ import annotations
 
 from ..board import Board
-from ..steps import Step
+from ..steps import Link, Step
 from .core import Walkthrough
 from .document import facts
 
@@ -47,21 +47,40 @@ def _item(lines: list[str], indent: int, marker: str, text: str) -> int:
     return indent + len(marker) + 1
 
 
-def _branches(lines: list[str], step: Step, indent: int) -> None:
-    from .trials import _assume, branch_end
+def _branches(lines: list[str], step: Step, indent: int, full: bool = False) -> None:
+    from .trials import _assume, branch_end, chain_notation, end_text
 
     many = len(step.branches) > 1
     for i, b in enumerate(step.branches, start=1):
         head = f"branch {i}: " if many else ""
         col = _item(lines, indent, "-", f"*{head}assume* {_code(_assume(step, b))}")
-        for k, sub in enumerate(b.steps, start=1):
-            sub_col = _item(lines, col, f"{k}.", _step_text(sub))
-            if sub.branches:
-                _branches(lines, sub, sub_col)
-        end = branch_end(step, b)
-        if b.conflict is not None:
+        if full or b.chain is None:
+            for k, sub in enumerate(b.steps, start=1):
+                sub_col = _item(lines, col, f"{k}.", _step_text(sub))
+                if sub.branches:
+                    _branches(lines, sub, sub_col, full)
+            end = branch_end(step, b)
+        else:
+            for link in b.chain.links:
+                sub_col = _item(lines, col, f"{link.index}.", _link_text(step, link))
+                if link.step.branches:
+                    _branches(lines, link.step, sub_col)
+            end = end_text(step, b)
+        if end.startswith("contradiction:"):
             end = end.replace("contradiction:", "**contradiction**:", 1)
         _item(lines, col, "-", _escape(end).replace("\\*\\*", "**"))
+        if not full and b.chain is not None:
+            _item(lines, col, "-", f"in short: {_code(chain_notation(step, b))}")
+
+
+def _link_text(step: Step, link: Link) -> str:
+    from .phrases import effects
+    from .trials import _uses_text
+
+    sub = link.step
+    eff = effects(step.geo, link.placements, link.eliminations)
+    return (f"{_code(eff)} by **{_escape(sub.name)}**: {_escape(sub.reason())} "
+            f"({_escape(_uses_text(link.uses))})")
 
 
 def _step_text(step: Step) -> str:
@@ -72,7 +91,7 @@ def _step_text(step: Step) -> str:
 
 
 def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
-                    title: str | None = None) -> str:
+                    title: str | None = None, full_trace: bool = False) -> str:
     f = facts(wt)
     out = [f"# {_escape(title or 'Sudoku explained')}", "",
            f"Puzzle {_code(f.puzzle)} ({f.size}x{f.size}): {_escape(f.sentence())}", ""]
@@ -87,12 +106,12 @@ def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
 
                 intro, outro = trial_parts(step)
                 out += ["", " " * col + _escape(intro), ""]
-                _branches(out, step, col)
+                _branches(out, step, col, full_trace)
                 out += ["", " " * col + _escape(outro), ""]
             else:
                 out += ["", " " * col + _escape(step.explain("teach")), ""]
         elif step.branches:
-            _branches(out, step, col)
+            _branches(out, step, col, full_trace)
     if grids:
         label = "Solution" if f.solved else "Where the rules stop"
         out += ["", f"{label}:", "", "```text", values_block(wt.final()), "```"]

@@ -1,24 +1,51 @@
 """The JSON form of an explanation (``explain --format json``), as pydantic
-models.  Stable: fields are only ever added.
+models.  Within one schema string fields are only ever added: a reader must
+ignore fields it does not know (these models do), and a change of shape
+changes the schema string.
 
 Cells are 1-based ``[row, column]`` pairs; regions are named ``R3``, ``C6``,
 ``B2``; values are integers 1..n.  A step's fields extend
 :meth:`grader.steps.Step.to_dict` (same names) with its number, family, and
-the two explanation depths; trial steps carry their branches, each a list of
-sub-steps of the same shape (numbered from 1 within the branch).
+the two explanation depths.  A trial step carries its branches; each branch
+gives its minimal ``chain``: a list of links numbered from 0 (0 is the
+assumption), each with the rule, the facts it establishes and the indexes of
+the links it uses (always smaller), a nested trial's own explanation under
+``trial``; then its ``end`` (the contradiction or the conclusion, with the
+links it uses).  ``steps`` (the whole recorded propagation) is only filled
+with ``--full-trace``.
+
+Schema history: ``/1`` branches held ``steps`` only; ``/2`` adds ``chain``
+and ``end`` and leaves ``steps`` null unless asked for.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..steps import Branch, Step
+from ..steps import Branch, Link, Step
 
-SCHEMA = "sudoku-grader/explain/1"
+SCHEMA = "sudoku-grader/explain/2"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # fields added by a later version of the same schema are accepted
+    model_config = ConfigDict(extra="ignore")
+
+
+class LinkRole(StrEnum):
+    """What a link of a chain is."""
+
+    assumption = "assumption"
+    deduction = "deduction"
+
+
+class EndKind(StrEnum):
+    """How a branch ends."""
+
+    contradiction = "contradiction"
+    conclusion = "conclusion"
 
 
 class CellValue(_Model):
@@ -49,9 +76,40 @@ class ConflictModel(_Model):
     value: int | None = None
 
 
+class LinkModel(_Model):
+    index: int = Field(description="0 for the assumption, then 1, 2, ... in chain order")
+    role: LinkRole
+    rule: str = Field(description="rule code of the sub-step, or 'assumption'")
+    name: str
+    level: int | None = Field(
+        default=None, description="level of the rule (null for the assumption)")
+    placements: list[CellValue] = []
+    eliminations: list[CellValue] = Field(
+        default=[], description="the effects of the sub-step the chain needs (not all of them)")
+    uses: list[int] = Field(default=[], description="indexes of the links this one comes from")
+    notation: str = Field(description="compact notation, e.g. r5c4<>7")
+    summary: str = Field(default="", description="the sub-step's one-line sentence")
+    trial: StepModel | None = Field(
+        default=None, description="a nested trial's own explanation (its branches and chains)")
+
+
+class EndModel(_Model):
+    kind: EndKind
+    reason: str = Field(description="the contradiction's reason, or the conclusions reached")
+    uses: list[int] = Field(default=[], description="indexes of the links the end rests on")
+    notation: str = Field(description="the whole branch in compact notation")
+
+
 class BranchModel(_Model):
     assume: CellValue
-    steps: list[StepModel]
+    chain: list[LinkModel] | None = Field(
+        default=None,
+        description="the minimal chain, from the assumption (index 0) to the last link the "
+                    "end needs; null when the engine did not record it")
+    end: EndModel | None = None
+    steps: list[StepModel] | None = Field(
+        default=None,
+        description="the whole recorded propagation (explain --full-trace), else null")
     contradiction: str | None = Field(
         None, description="why the branch is impossible, or null when it is not")
     conflict: ConflictModel | None = None
@@ -70,10 +128,13 @@ class StepModel(_Model):
     eliminations: list[CellValue] = []
     pattern: PatternModel
     depth: int = Field(0, description="nesting depth of a trial, 0 otherwise")
+    pattern_name: str | None = Field(
+        default=None, description="the name of the pattern a trial's chain forms, when known")
     branches: list[BranchModel] = []
 
 
 BranchModel.model_rebuild()
+LinkModel.model_rebuild()
 
 
 class Explanation(_Model):
@@ -93,14 +154,55 @@ class Explanation(_Model):
     steps: list[StepModel]
     final: str = Field(description="the values after the last step, '.' for empty")
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
 
 def _rc(step: Step, c: int) -> list[int]:
     return [step.geo.cell_row[c] + 1, step.geo.cell_col[c] + 1]
 
 
-def branch_model(step: Step, b: Branch) -> BranchModel:
+def _cv(step: Step, effects: tuple[tuple[int, int], ...]) -> list[CellValue]:
+    return [CellValue(cell=_rc(step, c), value=v) for c, v in effects]
+
+
+def link_model(step: Step, link: Link, full: bool = False) -> LinkModel:
+    from .trials import link_notation
+
+    sub = link.step
+    return LinkModel(
+        index=link.index, role=LinkRole.deduction, rule=sub.rule, name=sub.name,
+        level=sub.level, placements=_cv(step, link.placements),
+        eliminations=_cv(step, link.eliminations), uses=list(link.uses),
+        notation=link_notation(step.geo, link), summary=sub.summary(),
+        trial=step_model(sub, link.index, full) if sub.branches else None)
+
+
+def chain_models(step: Step, b: Branch, full: bool = False,
+                 ) -> tuple[list[LinkModel] | None, EndModel | None]:
+    """The chain of a branch and its end, as models."""
+    from .trials import chain_notation, fact_notation
+
+    if b.chain is None:
+        return None, None
+    geo = step.geo
+    head = LinkModel(
+        index=0, role=LinkRole.assumption, rule="assumption", name="assumption",
+        placements=[CellValue(cell=_rc(step, b.cell), value=b.value)],
+        notation=fact_notation(geo, b.cell, b.value, True),
+        summary=f"assume {geo.cell_name(b.cell)} <- {geo.symbol(b.value)}")
+    links = [head, *(link_model(step, link, full) for link in b.chain.links)]
+    if b.conflict is not None:
+        kind, reason = EndKind.contradiction, b.conflict.reason
+    else:
+        from .phrases import effects
+
+        kind, reason = EndKind.conclusion, effects(geo, step.placements, step.eliminations)
+    end = EndModel(kind=kind, reason=reason, uses=list(b.chain.end),
+                   notation=chain_notation(step, b))
+    return links, end
+
+
+def branch_model(step: Step, b: Branch, full: bool = False) -> BranchModel:
     geo = step.geo
     conflict = None
     if b.conflict is not None:
@@ -108,15 +210,20 @@ def branch_model(step: Step, b: Branch) -> BranchModel:
         conflict = ConflictModel(
             reason=k.reason, cells=[_rc(step, c) for c in k.cells],
             region=None if k.region is None else geo.region_name(k.region), value=k.value)
+    chain, end = chain_models(step, b, full)
     return BranchModel(
         assume=CellValue(cell=_rc(step, b.cell), value=b.value),
-        steps=[step_model(s, i) for i, s in enumerate(b.steps, start=1)],
+        chain=chain, end=end,
+        steps=[step_model(s, i, full) for i, s in enumerate(b.steps, start=1)]
+        if full or b.chain is None else None,
         contradiction=None if b.conflict is None else b.conflict.reason,
         conflict=conflict,
     )
 
 
-def step_model(step: Step, number: int) -> StepModel:
+def step_model(step: Step, number: int, full: bool = False) -> StepModel:
+    """The model of a step; ``full``: trial branches also carry the whole
+    recorded propagation (``steps``)."""
     geo = step.geo
     return StepModel(
         number=number,
@@ -136,5 +243,6 @@ def step_model(step: Step, number: int) -> StepModel:
             values=list(step.pattern.values),
         ),
         depth=step.depth,
-        branches=[branch_model(step, b) for b in step.branches],
+        pattern_name=step.pattern_name or None,
+        branches=[branch_model(step, b, full) for b in step.branches],
     )

@@ -12,7 +12,7 @@ from rich.text import Text
 from ..board import Board
 from ..steps import Step
 from .textgrid import Drawing
-from .trials import branch_lines
+from .trials import branch_lines, teach_trial
 
 DETAILS = ("short", "teach")
 
@@ -39,24 +39,29 @@ def _style_line(line: str) -> Text:
         return Text(line, Style(color="green"))
     if s.startswith("branch ") or s.startswith("assume "):
         return Text(line, Style(color="magenta", bold=True))
+    if s.startswith("in short:"):
+        return Text(line, Style(color="cyan"))
     return Text(line)
 
 
-def body_lines(step: Step, detail: str = "short") -> list[str]:
-    """The text of a step at ``detail``: the summary (and a trial's branches)
-    or the teach explanation."""
+def body_lines(step: Step, detail: str = "short", full: bool = False) -> list[str]:
+    """The text of a step at ``detail``: the summary (and a trial's branches:
+    their chains, or with ``full`` the whole recorded propagation) or the
+    teach explanation."""
     if detail == "teach":
+        if step.branches:
+            return [step.summary(), *teach_trial(step, full).splitlines()]
         return [step.summary(), *step.explain("teach").splitlines()]
     lines = [step.summary()]
     if step.branches:
-        lines += branch_lines(step)
+        lines += branch_lines(step, full=full)
     return lines
 
 
-def body(step: Step, detail: str = "short") -> Text:
+def body(step: Step, detail: str = "short", full: bool = False) -> Text:
     """The step's text; at ``teach`` depth the summary line comes first, in bold."""
     out = Text()
-    for i, line in enumerate(body_lines(step, detail)):
+    for i, line in enumerate(body_lines(step, detail, full)):
         if i:
             out.append("\n")
         if i == 0 and detail == "teach":
@@ -68,10 +73,12 @@ def body(step: Step, detail: str = "short") -> Text:
 
 def render_step(number: int, step: Step, board: Board | None = None,
                 givens: Collection[int] | None = None, detail: str = "short",
-                total: int | None = None, grid: bool = True) -> RenderableType:
+                total: int | None = None, grid: bool = True,
+                full: bool = False) -> RenderableType:
     """One step: header, text, and (with ``board``, the position before the
-    step) the candidate grid with the pattern highlighted."""
-    parts: list[RenderableType] = [header(number, step, total), body(step, detail)]
+    step) the candidate grid with the pattern highlighted.  ``full``: a
+    trial's branches as the whole recorded propagation."""
+    parts: list[RenderableType] = [header(number, step, total), body(step, detail, full)]
     if grid and board is not None:
         parts.append(Text())
         parts.append(Drawing(board, step, givens))

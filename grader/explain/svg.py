@@ -15,10 +15,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from ..board import Board
+from ..geometry import Geometry
 from ..steps import Step
 from .marks import step_marks
 from .style import (
@@ -41,16 +43,47 @@ def _f(x: float) -> str:
     return s if s != "-0" else "0"
 
 
+@dataclass(frozen=True)
+class Layout:
+    """Where things are in the drawing (drawing units, ``cs`` per cell)."""
+
+    geo: Geometry
+    off: float
+    cs: float = 100.0
+
+    def cell_xy(self, c: int) -> tuple[float, float]:
+        """Top-left corner of cell ``c``."""
+        return self.off + self.geo.cell_col[c] * self.cs, self.off + self.geo.cell_row[c] * self.cs
+
+    def cand_xy(self, c: int, v: int) -> tuple[float, float]:
+        """Centre of candidate ``v`` of cell ``c``."""
+        x, y = self.cell_xy(c)
+        a, b = self.geo.a, self.geo.b
+        return x + ((v - 1) % b + 0.5) * self.cs / b, y + ((v - 1) // b + 0.5) * self.cs / a
+
+    @property
+    def sub(self) -> float:
+        """Size of a candidate's place."""
+        return min(self.cs / self.geo.b, self.cs / self.geo.a)
+
+
+def layout(geo: Geometry, labels: bool = True) -> Layout:
+    return Layout(geo, (0.6 if labels else 0.08) * 100.0)
+
+
 def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
              givens: Collection[int] | None = None, labels: bool = True,
-             title: str | None = None) -> str:
+             title: str | None = None, fills: Mapping[int, str] | None = None,
+             overlay: Sequence[str] = ()) -> str:
     """The board as a standalone ``<svg>`` element (a string).
 
     ``step``: highlight its pattern and effects (the board should be the
     position *before* the step).  ``givens``: the cells to draw as givens
     (others placed values are drawn as placed later); by default every
     placed value is drawn as a given.  ``labels``: row and column numbers
-    around the grid.  ``size_px``: the drawing's width and height."""
+    around the grid.  ``size_px``: the drawing's width and height.
+    ``fills``: background colours of cells (over the pattern's); ``overlay``:
+    SVG elements drawn last (see :func:`layout` for their coordinates)."""
     geo = board.geo
     n, a, b = geo.n, geo.a, geo.b
     margin = 0.6 if labels else 0.08  # in cell units
@@ -72,10 +105,14 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
         return off + geo.cell_col[c] * cs, off + geo.cell_row[c] * cs
 
     # backgrounds: region tint, then cell role colour
-    for c in sorted(marks):
-        cm = marks[c]
+    for c in sorted(set(marks) | set(fills or ())):
+        cm = marks.get(c)
         fill = None
-        if cm.cell_role is not None:
+        if fills and c in fills:
+            fill = fills[c]
+        elif cm is None:
+            pass
+        elif cm.cell_role is not None:
             fill = cell_style(cm.cell_role).fill
         elif cm.region_role is not None:
             fill = region_style(cm.region_role).fill
@@ -157,5 +194,6 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
                          f'{escape(geo.symbol(w))}</text>')
     parts.append("</g>")
     parts.extend(marks_svg)
+    parts.extend(overlay)
     parts.append("</svg>")
     return "\n".join(parts)

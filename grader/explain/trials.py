@@ -1,16 +1,21 @@
 """Teach templates of the trial families (levels 13-14), registered for
-``disjunctive-construction`` and ``reductio``.
+``disjunctive-construction`` and ``reductio``, and the text of their chains.
 
 A trial is explained as the book does: the alternatives of the pivot (or the
-single assumption), each followed as a numbered chain of ordinary rule
-applications, indented under its assumption, down to a contradiction or to
-the common result.  Trials nested inside a branch are expanded the same way,
-one indentation level deeper.  Everything comes from the step's branches.
+single assumption), each followed down to a contradiction or to the common
+result.  By default each branch shows its minimal chain (see
+:mod:`grader.chains`): only the facts the end needs, numbered, each saying
+which lines above it it uses, then the end with its reason, then the chain
+in a compact notation (``r1c4=7 -> r5c4<>7 -> ...``).  Trials nested inside
+a branch are expanded the same way, one indentation level deeper.  With
+``full=True`` the branches show the whole recorded propagation instead (the
+``--full-trace`` view).  Everything comes from the step's branches.
 """
 
 from __future__ import annotations
 
-from ..steps import Branch, Step, register_template, template_for
+from ..geometry import Geometry
+from ..steps import Branch, Link, Step, register_template, template_for
 from .phrases import effects
 
 INDENT = "    "
@@ -21,28 +26,86 @@ def _assume(step: Step, b: Branch) -> str:
     return f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
 
 
-def branch_lines(step: Step, depth: int = 1) -> list[str]:
-    """The branches of a trial as indented lines (sub-steps numbered; nested
-    trials expanded).  Each line is prefixed by ``INDENT * depth``."""
-    lines: list[str] = []
-    pad = INDENT * depth
-    many = len(step.branches) > 1
-    inner = pad + INDENT if many else pad
-    for i, b in enumerate(step.branches, start=1):
-        if many:
-            lines.append(f"{pad}branch {i}: assume {_assume(step, b)}")
-        for k, sub in enumerate(b.steps, start=1):
-            lines.append(f"{inner}{k}. {sub.summary()}")
-            if sub.branches:
-                lines.extend(branch_lines(sub, depth + (2 if many else 1)))
-        lines.append(inner + branch_end(step, b))
-    return lines
+# -- compact notation -----------------------------------------------------------------
+def rc(geo: Geometry, cell: int) -> str:
+    """``r5c4``."""
+    return f"r{geo.cell_row[cell] + 1}c{geo.cell_col[cell] + 1}"
+
+
+def fact_notation(geo: Geometry, cell: int, value: int, placed: bool) -> str:
+    """``r5c4=7`` or ``r5c4<>7``."""
+    return f"{rc(geo, cell)}{'=' if placed else '<>'}{geo.symbol(value)}"
+
+
+def link_notation(geo: Geometry, link: Link) -> str:
+    return ",".join(fact_notation(geo, c, v, p) for c, v, p in link.effects)
+
+
+def end_notation(step: Step, b: Branch) -> str:
+    geo = step.geo
+    k = b.conflict
+    if k is None:
+        return effects_notation(step)
+    if k.region is not None and k.value is not None and len(k.cells) == 2:
+        return f"{geo.symbol(k.value)} twice in {geo.region_name(k.region)}"
+    if k.region is not None and k.value is not None:
+        return f"no {geo.symbol(k.value)} in {geo.region_name(k.region)}"
+    if k.cells:
+        return f"{rc(geo, k.cells[0])} empty"
+    return "contradiction"
+
+
+def effects_notation(step: Step) -> str:
+    geo = step.geo
+    return ",".join([fact_notation(geo, c, v, True) for c, v in step.placements]
+                    + [fact_notation(geo, c, v, False) for c, v in step.eliminations])
+
+
+def chain_notation(step: Step, b: Branch) -> str:
+    """The branch in one line: the assumption, the chain's facts in order,
+    and its end: ``r1c4=7 -> r5c4<>7 -> r5c6=7 => r3c6 empty``."""
+    geo = step.geo
+    parts = [fact_notation(geo, b.cell, b.value, True)]
+    if b.chain is not None:
+        parts += [link_notation(geo, link) for link in b.chain.links]
+    return " -> ".join(parts) + " => " + end_notation(step, b)
+
+
+# -- the chain as lines -----------------------------------------------------------------
+def _uses_text(uses: tuple[int, ...]) -> str:
+    if not uses:
+        return "from the position"
+    named = ["the assumption" if u == 0 else str(u) for u in uses]
+    if len(named) == 1:
+        return f"from {named[0]}"
+    return "from " + ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def link_text(geo: Geometry, link: Link) -> str:
+    """``(5, 4) != 7 (single position: in column C4, ... ; from 1 and 3)``."""
+    sub = link.step
+    eff = effects(geo, link.placements, link.eliminations)
+    return f"{eff} by {sub.name}: {sub.reason()} ({_uses_text(link.uses)})"
+
+
+def end_text(step: Step, b: Branch) -> str:
+    """How a branch ends, with the lines its end rests on."""
+    uses = b.chain.end if b.chain is not None else ()
+    by = f" ({_uses_text(uses)})" if b.chain is not None else ""
+    if b.conflict is not None:
+        return (f"contradiction: {b.conflict.reason}{by}, so {_assume(step, b)} "
+                f"is impossible")
+    reached = effects(step.geo, step.placements, step.eliminations)
+    if b.chain is not None and not b.chain.links or b.chain is None and not b.steps:
+        return f"no contradiction: the assumption itself gives {reached}"
+    return f"no contradiction: this branch gives {reached}{by}"
 
 
 def branch_end(step: Step, b: Branch) -> str:
-    """How a branch ends: ``contradiction: ...`` or ``no contradiction: ...``."""
-    if b.conflict is not None:
-        return f"contradiction: {b.conflict.reason}, so {_assume(step, b)} is impossible"
+    """How a branch's full trace ends (the ``--full-trace`` form)."""
+    k = b.trace_end
+    if k is not None:
+        return f"contradiction: {k.reason}, so {_assume(step, b)} is impossible"
     reached = effects(step.geo, step.placements, step.eliminations)
     if b.steps:
         return f"no contradiction: this branch gives {reached}"
@@ -67,6 +130,35 @@ def _at_once(step: Step, b: Branch) -> str:
     return f"the assumption alone gives {reached}"
 
 
+def branch_lines(step: Step, depth: int = 1, full: bool = False) -> list[str]:
+    """The branches of a trial as indented lines: each branch's chain
+    (numbered lines, nested trials expanded, the end, the compact notation),
+    or with ``full`` the whole recorded propagation.  Each line is prefixed
+    by ``INDENT * depth``."""
+    lines: list[str] = []
+    pad = INDENT * depth
+    many = len(step.branches) > 1
+    inner = pad + INDENT if many else pad
+    sub_depth = depth + (2 if many else 1)
+    for i, b in enumerate(step.branches, start=1):
+        if many:
+            lines.append(f"{pad}branch {i}: assume {_assume(step, b)}")
+        if full or b.chain is None:
+            for k, sub in enumerate(b.steps, start=1):
+                lines.append(f"{inner}{k}. {sub.summary()}")
+                if sub.branches:
+                    lines.extend(branch_lines(sub, sub_depth, full))
+            lines.append(inner + branch_end(step, b))
+            continue
+        for link in b.chain.links:
+            lines.append(f"{inner}{link.index}. {link_text(step.geo, link)}")
+            if link.step.branches:
+                lines.extend(branch_lines(link.step, sub_depth))
+        lines.append(inner + end_text(step, b))
+        lines.append(f"{inner}in short: {chain_notation(step, b)}")
+    return lines
+
+
 def _pivot_text(step: Step) -> str:
     geo = step.geo
     alts = [f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}" for b in step.branches]
@@ -82,6 +174,10 @@ def _pivot_text(step: Step) -> str:
             f"must be true.")
 
 
+def _named(step: Step) -> str:
+    return f" (the pattern is a {step.pattern_name})" if step.pattern_name else ""
+
+
 def disjunctive_parts(step: Step) -> tuple[str, str]:
     """(intro, conclusion) of a disjunctive construction."""
     geo = step.geo
@@ -89,8 +185,8 @@ def disjunctive_parts(step: Step) -> tuple[str, str]:
     n = len(step.branches)
     each = "both" if n == 2 else f"each of the {n}"
     every = "Both possibilities" if n == 2 else "Every possibility"
-    intro = (f"{_pivot_text(step)} Follow {each} possibilities with the simpler "
-             f"rules, one step at a time:")
+    intro = (f"{_pivot_text(step)}{_named(step)} Follow {each} possibilities with the simpler "
+             f"rules; each line below uses only the lines above it:")
     dead = [b for b in step.branches if b.conflict is not None]
     live = [b for b in step.branches if b.conflict is None]
     if not live:
@@ -118,8 +214,8 @@ def reductio_parts(step: Step) -> tuple[str, str]:
     geo = step.geo
     b = step.branches[0]
     result = effects(geo, step.placements, step.eliminations)
-    intro = (f"Suppose {_assume(step, b)} and follow the consequences with the simpler rules, "
-             f"one step at a time:")
+    intro = (f"Suppose {_assume(step, b)}{_named(step)} and follow the consequences with the "
+             f"simpler rules; each line below uses only the lines above it:")
     if b.conflict is not None:
         outro = f"The assumption leads to a contradiction, so it is false: {result}."
     else:
@@ -136,14 +232,19 @@ def trial_parts(step: Step) -> tuple[str, str]:
     return step.summary(), f"So {effects(step.geo, step.placements, step.eliminations)}."
 
 
+def teach_trial(step: Step, full: bool = False) -> str:
+    """The teach text of a trial: intro, branches (chains, or the full trace),
+    conclusion."""
+    intro, outro = trial_parts(step)
+    return "\n".join([intro, *branch_lines(step, full=full), outro])
+
+
 def teach_disjunctive(step: Step) -> str:
-    intro, outro = disjunctive_parts(step)
-    return "\n".join([intro, *branch_lines(step), outro])
+    return teach_trial(step)
 
 
 def teach_reductio(step: Step) -> str:
-    intro, outro = reductio_parts(step)
-    return "\n".join([intro, *branch_lines(step), outro])
+    return teach_trial(step)
 
 
 _PARTS = {"disjunctive-construction": disjunctive_parts, "reductio": reductio_parts}

@@ -1,0 +1,111 @@
+"""How long trial explanations are: steps inside trial branches per grid.
+
+    python benchmarks/trial_chain_sizes.py [FILE] [--full-trace] [--limit N] [--show N]
+
+Grades every grid of FILE (default: ../shared/puzzles/bench-mixed.txt beside
+the checkout) to learn its nesting depth, then builds the ``explain -f json``
+document of every grid that needs trials and counts the lines inside trial
+branches, nested branches included: the links of each branch's chain (or,
+with ``--full-trace``, the sub-steps of the recorded propagation, as
+``explain --full-trace`` prints them).  Prints, per depth, the number of
+grids, the median and the maximum, and how many branches end in neither a
+contradiction nor a conclusion (should be 0), then the seconds spent.
+
+The figures are per grid: the sum over all its trial steps.  On documents of
+the first schema (branches with ``steps`` only) the script counts ``steps``,
+so the same script measures the code before and after the chains.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from grader.board import Board  # noqa: E402
+from grader.engine import Engine  # noqa: E402
+from grader.explain.core import walkthrough  # noqa: E402
+from grader.explain.document import document  # noqa: E402
+from grader.formats import Grid, iter_source  # noqa: E402
+from grader.grading import Grader  # noqa: E402
+
+DEFAULT = ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"
+
+
+def count(step: dict[str, Any], full: bool) -> tuple[int, int]:
+    """(lines inside the branches of ``step``, branches without an ending)."""
+    lines = unended = 0
+    for b in step.get("branches") or []:
+        items = b["steps"] if full or "chain" not in b else b["chain"]
+        if "chain" in b and not full:
+            items = [x for x in items if x.get("role") != "assumption"]
+        lines += len(items)
+        if "chain" in b and not b.get("end"):
+            unended += 1
+        for sub in items:
+            n, u = count(sub.get("trial") or sub, full)
+            lines += n
+            unended += u
+    return lines, unended
+
+
+def explain_json(grid: Grid, engine: Engine, full: bool) -> dict[str, Any]:
+    wt = walkthrough(Board.from_values(grid.geo, list(grid.values)), engine)
+    try:
+        doc = document(wt, full_trace=full)  # type: ignore[call-arg]
+    except TypeError:  # the code before the chains: always the full trace
+        doc = document(wt)
+    return doc.model_dump(by_alias=True, mode="json")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file", nargs="?", default=str(DEFAULT))
+    ap.add_argument("--full-trace", action="store_true",
+                    help="count the recorded propagation instead of the chains")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N grids")
+    ap.add_argument("--show", type=int, default=0, help="print the N longest grids")
+    args = ap.parse_args()
+
+    grader = Grader()
+    engine = Engine()
+    sizes: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    unended = 0
+    t0 = time.process_time()
+    for n, rec in enumerate(iter_source(args.file), start=1):
+        if args.limit is not None and n > args.limit:
+            break
+        if rec.grid is None:
+            continue
+        r = grader.grade_record(rec)
+        if r.verdict != "ok" or not r.depth:
+            continue
+        doc = explain_json(rec.grid, engine, args.full_trace)
+        total = 0
+        for step in doc["steps"]:
+            lines, u = count(step, args.full_trace)
+            total += lines
+            unended += u
+        sizes[r.depth].append((total, rec.index, len(doc["steps"])))
+    seconds = time.process_time() - t0
+    what = "sub-steps of the recorded propagation" if args.full_trace else "chain links"
+    print(f"{args.file}: {what} inside trial branches, per grid")
+    for depth in sorted(sizes):
+        xs = [t for t, _, _ in sizes[depth]]
+        print(f"  depth {depth}: {len(xs)} grids, median {statistics.median(xs):g}, "
+              f"max {max(xs)}, total {sum(xs)}")
+        for t, idx, nsteps in sorted(sizes[depth], reverse=True)[:args.show]:
+            print(f"    grid {idx}: {t} lines ({nsteps} steps)")
+    print(f"  branches ending in neither a contradiction nor a conclusion: {unended}")
+    print(f"  {seconds:.1f} s CPU")
+
+
+if __name__ == "__main__":
+    main()
