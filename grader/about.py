@@ -141,11 +141,9 @@ def hierarchy_line(path: str | None = None) -> str:
 
 def plugin_lines() -> list[str]:
     """``name = module:Class (distribution version)`` for each rule plugin."""
-    seen: dict[str, str] = {}
-    for dist, ver, eps in _dist_infos():
-        for name, value in _group(eps, GROUP):
-            seen.setdefault(name, f"{name} = {value} ({dist} {ver})")
-    return [seen[k] for k in sorted(seen)]
+    lines = [f"{name} = {value} ({dist} {ver})"
+             for dist, ver, eps in _dist_infos() for name, value in _group(eps, GROUP)]
+    return sorted(lines)
 
 
 def report(hierarchy: str | None = None) -> str:

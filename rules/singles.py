@@ -88,7 +88,8 @@ class SinglePosition(Rule):
     def support(step: Step) -> list[tuple[int, int]]:
         """The value is absent from the region's other cells."""
         (cell, v), = step.placements
-        region = step.pattern.regions_with("region")[0]
+        region = (step.pattern.regions_with("region")
+                  or step.pattern.regions_with("full-house"))[0]
         return [(c, v) for c in step.geo.regions[region] if c != cell]
 
     def _step(self, board: Board, region: int, cell: int, v: int) -> Step:

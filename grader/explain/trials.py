@@ -97,7 +97,9 @@ def end_text(step: Step, b: Branch) -> str:
                 f"is impossible")
     reached = effects(step.geo, step.placements, step.eliminations)
     if b.chain is not None and not b.chain.links or b.chain is None and not b.steps:
-        return f"no contradiction: the assumption itself gives {reached}"
+        if ((b.cell, b.value),) == step.placements and not step.eliminations:
+            return "no contradiction: the only possibility left"
+        return f"no contradiction: {_at_once(step, b)}"
     return f"no contradiction: this branch gives {reached}{by}"
 
 
@@ -155,7 +157,8 @@ def branch_lines(step: Step, depth: int = 1, full: bool = False) -> list[str]:
             if link.step.branches:
                 lines.extend(branch_lines(link.step, sub_depth))
         lines.append(inner + end_text(step, b))
-        lines.append(f"{inner}in short: {chain_notation(step, b)}")
+        if b.chain.links or b.conflict is not None:
+            lines.append(f"{inner}in short: {chain_notation(step, b)}")
     return lines
 
 
