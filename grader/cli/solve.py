@@ -328,7 +328,7 @@ def solve_command(
         "--sat-solver", metavar="NAME", rich_help_panel="sat engine",
         help="PySAT solver: cadical153 (default), glucose4, minisat22, lingeling, "
              "maplesat, ... (glucose and minisat can be interrupted by --time-limit "
-             "during a call, CaDiCaL only between calls).")] = None,
+             "during a call, CaDiCaL between conflict-budget slices).")] = None,
     encoding: Annotated[Encoding, typer.Option(
         "--encoding", rich_help_panel="sat engine",
         help="classic: a variable per cell and value, at least one and at most one value "
