@@ -13,6 +13,8 @@ from typing import Any
 
 import typer
 
+from .guard import guarded
+
 #: command name -> (module, attribute, kind) where kind is "command" for a
 #: function or "group" for a Typer app with sub-commands.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -87,18 +89,18 @@ def _single(name: str) -> Callable[[], None]:
             raise SystemExit(f"{name}: this command is not installed")
         obj, kind = loaded
         if kind == "group":
-            obj()
+            guarded(name, obj)
             return
         app = typer.Typer(add_completion=False, context_settings=_SETTINGS,
                           pretty_exceptions_enable=False)
         app.command(name, context_settings=_SETTINGS)(obj)
-        app(prog_name=name)
+        guarded(name, lambda: app(prog_name=name))
 
     return run
 
 
 def main() -> None:
-    build_app()(prog_name="python -m grader")
+    guarded("grader", lambda: build_app()(prog_name="python -m grader"))
 
 
 grade_main = _single("grade")

@@ -15,10 +15,12 @@ import typer
 
 from ..engines import EngineError
 from ..engines.render import block_lines, draw, draw_rich, nt_line, side_by_side, token
+from ..files import output_problem
 from ..formats import Grid, InputError, Record, iter_source
 from ..geometry import Geometry
 from ..pairs import (
     DEFAULT_PAIR_SOLVER,
+    check_pair_order,
     generate_pair,
     given_indices,
     is_pair_solution,
@@ -174,7 +176,15 @@ def generate_command(
     random order, kept only when removing it would let another joint solution in.
     One SAT solver decides all removals through assumptions (selector literals),
     without being rebuilt.  Order 3 takes well under a second, order 4 a few
-    seconds; order 5 does not finish in reasonable time (see the README)."""
+    seconds; order 5 would not finish in reasonable time and is refused (see the README)."""
+    try:  # before any work: an order that cannot be done is refused with why
+        check_pair_order(order)
+    except ValueError as e:
+        fail(str(e))
+    if output is not None:
+        problem = output_problem(output)
+        if problem:
+            fail(f"--output {output}: {problem}")
     bar = None
     task = None
     if not quiet and err.is_terminal:
