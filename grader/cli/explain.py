@@ -11,6 +11,7 @@ import typer
 from rich.text import Text
 
 from ..engine import Engine
+from ..files import OutputError, check_output_not_input
 from ..formats import InputError, Record
 from ..hierarchy import Hierarchy
 from .common import (
@@ -126,6 +127,10 @@ def explain_command(
 
     h: Hierarchy = hierarchy_option(hierarchy)
     check_plugins(h)
+    try:  # never overwrite the input with the explanation
+        check_output_not_input([grid], [output], stdout_is_output=True)
+    except OutputError as e:
+        fail(str(e))
     try:
         pos = load_position(grid, index, box_option(box), input_format.value)
     except InputError as e:

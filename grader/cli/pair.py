@@ -15,7 +15,7 @@ import typer
 
 from ..engines import EngineError
 from ..engines.render import block_lines, draw, draw_rich, nt_line, side_by_side, token
-from ..files import output_problem
+from ..files import OutputError, check_output_not_input, output_problem
 from ..formats import Grid, InputError, Record, iter_source
 from ..geometry import Geometry
 from ..pairs import (
@@ -104,6 +104,10 @@ def solve_command(
     Exit status: 0 when the pair has exactly one solution (with --count: when it
     was counted), 1 when it has none or several, 2 on a usage error."""
     bx = box_option(box)
+    try:  # never overwrite the input with the solution
+        check_output_not_input([file], [output], stdout_is_output=True)
+    except OutputError as e:
+        fail(str(e))
     rec, a, b = _read_pair(file, input_format.value, bx)
     lim = limit if limit is not None else (1000 if count else 2)
     try:
