@@ -364,26 +364,27 @@ def _csv_column(names: list[str], column: str | None) -> int | None:
     return 0
 
 
-def _csv_fit(content: list[str], column: str | None) -> int:
-    """How many lines a CSV reading explains: the header and the rows whose grid
-    column holds something like a grid."""
+def _csv_fit(content: list[str], column: str | None) -> set[int]:
+    """The lines a CSV reading explains (by position in ``content``): the header
+    and the rows whose grid column holds something like a grid."""
     names = _csv_header(content[0])
     if names is None:
-        return 0
+        return set()
     col = _csv_column(names, column)
     if col is None:
-        return 1
-    fit = 1
-    for line in content[1:]:
+        return {0}
+    fit = {0}
+    for k, line in enumerate(content[1:], start=1):
         try:
             row = next(csv.reader([line]))
         except csv.Error:
-            fit += "," in line  # a CSV row the csv module cannot read (a field too long)
+            if "," in line:  # a CSV row the csv module cannot read (a field too long)
+                fit.add(k)
             continue
         except StopIteration:
             continue
         if col < len(row) and _looks_like_grid(row[col].strip()):
-            fit += 1
+            fit.add(k)
     return fit
 
 
@@ -403,10 +404,15 @@ def detect_format(lines: list[str], column: str | None = None) -> str:
     if not content:
         return "line"
     votes = dict.fromkeys(_PRIORITY, 0)
-    for ln in content:
+    csv_rows = _csv_fit(content, column)
+    votes["csv"] = len(csv_rows)
+    for k, ln in enumerate(content):
         s = ln.strip()
         if s.startswith("{") and s.endswith("}"):
             votes["jsonl"] += 1
+            continue  # a JSON object, whatever it holds
+        if k in csv_rows:
+            continue  # a CSV row under a header
         tokens = [t for t in _SPLIT.split(s) if t]
         if _nt_token(tokens) is not None:
             votes["nt"] += 1
@@ -416,7 +422,6 @@ def detect_format(lines: list[str], column: str | None = None) -> str:
             votes["block"] += 1
     if all(not ln.strip().translate(_BOX_CHARS) for ln in content):
         votes["block"] = 0  # box drawing alone is no grid
-    votes["csv"] = _csv_fit(content, column)
     if votes["line"] and not votes["csv"] and is_header_row(content[0]):
         votes["line"] += 1  # a header over one-grid-per-line rows (e.g. a TSV)
     best = max(_PRIORITY, key=lambda f: (votes[f], -_PRIORITY.index(f)))
@@ -490,7 +495,8 @@ def _iter_block(lines: Iterable[tuple[int, str]], source: str,
     for lineno, raw in lines:
         if _is_comment(raw) and not isinstance(raw, BadLine):
             continue
-        if not raw.strip() or isinstance(raw, BadLine) or _text_line(raw):
+        if (not raw.strip() or isinstance(raw, BadLine) or _text_line(raw)
+                or (not _block_row(raw) and _as_line(0, lineno, source, raw, box))):
             rec = flush()
             if rec is not None:
                 yield rec
@@ -500,8 +506,9 @@ def _iter_block(lines: Iterable[tuple[int, str]], source: str,
                 yield _bad(index, lineno, source, raw, "block")
             elif raw.strip():
                 index += 1
-                yield Record(index, lineno, source, _clip(raw), None,
-                             "no grid on this line (expected a row of a grid)", "block")
+                yield (_as_line(index, lineno, source, raw, box)
+                       or Record(index, lineno, source, _clip(raw), None,
+                                 "no grid on this line (expected a row of a grid)", "block"))
             continue
         compact = raw.strip().translate(_BOX_CHARS)
         if not compact:
@@ -559,8 +566,10 @@ def _iter_csv(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int
             continue
         extra = {names[i]: row[i] for i in range(min(len(names), len(row))) if i != col}
         if col >= len(row):
-            yield Record(index, lineno, source, _clip(raw), None,
-                         f"row has {len(row)} columns, no {names[col]!r} column", "csv", extra)
+            yield (_as_line(index, lineno, source, raw, box)
+                   or Record(index, lineno, source, _clip(raw), None,
+                             f"row has {len(row)} columns, no {names[col]!r} column", "csv",
+                             extra))
             continue
         tok = row[col].strip()
         try:
@@ -586,11 +595,26 @@ def _json_object(raw: str) -> tuple[dict[str, object] | None, str | None]:
     return obj, None
 
 
+def _as_line(index: int, lineno: int, source: str, raw: str,
+             box: tuple[int, int] | None) -> Record | None:
+    """A line of a file in another format that holds a whole grid on its own
+    (a plain grid among JSON lines, CSV rows or blocks): read as a line, so
+    that a good grid is never lost to a wrong guess of the format."""
+    tok, grid, _, fmt = parse_line(raw, box)
+    if grid is None:
+        return None
+    rest = raw.strip()
+    return Record(index, lineno, source, tok, grid, None, fmt,
+                  {"rest": rest} if rest != tok else {})
+
+
 def _jsonl_record(index: int, lineno: int, source: str, raw: str,
                   box: tuple[int, int] | None, keys: tuple[str, ...]) -> Record:
     obj, err = _json_object(raw)
     if obj is None:
-        return Record(index, lineno, source, _clip(raw[:100]), None, err, "jsonl")
+        plain = not raw.lstrip().startswith(("{", "["))  # not meant as JSON: a plain grid?
+        return ((_as_line(index, lineno, source, raw, box) if plain else None)
+                or Record(index, lineno, source, _clip(raw[:100]), None, err, "jsonl"))
     key = next((k for k in keys if k in obj), None)
     try:
         extra = {k: v if isinstance(v, str) else json.dumps(v) for k, v in obj.items()
