@@ -403,6 +403,8 @@ def detect_format(lines: list[str], column: str | None = None) -> str:
     content = [ln for ln in lines if _content(ln) and not isinstance(ln, BadLine)]
     if not content:
         return "line"
+    if column is not None and _csv_header(content[0]) is not None:
+        return "csv"  # --column names a column of this header (or says it has none)
     votes = dict.fromkeys(_PRIORITY, 0)
     csv_rows = _csv_fit(content, column)
     votes["csv"] = len(csv_rows)
@@ -533,6 +535,7 @@ def _iter_csv(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int
     it = iter(lines)
     header: list[str] | None = None
     index = 0
+    first: tuple[int, str] | None = None  # a first row that is data, not a header
     for lineno, raw in it:
         if isinstance(raw, BadLine) and _content(raw):
             index += 1
@@ -542,15 +545,25 @@ def _iter_csv(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int
                 header = next(csv.reader([raw]))
             except csv.Error as e:
                 raise InputError(f"{source}:{lineno}: cannot read the CSV header: {e}") from e
+            if column is None and any(_looks_like_grid(f.strip()) for f in header) \
+                    and not any(f.strip().lower() in JSON_KEYS for f in header):
+                # no header: the first row holds a grid, so the columns are unnamed
+                first = (lineno, raw)
+                header = [f"column{i + 1}" for i in range(len(header))]
             break
     if header is None:
         return
+    if first is not None:
+        it = chain([first], it)
     names = [h.strip() for h in header]
     lower = [h.lower() for h in names]
     if column is not None and column.lower() not in lower:
         raise InputError(f"{source}: no column named {column!r} (columns: {', '.join(names)})")
     col = _csv_column(lower, column)
     assert col is not None
+    if first is not None:  # the grid column of a file without a header
+        row = next(csv.reader([first[1]]))
+        col = next((i for i, f in enumerate(row) if _looks_like_grid(f.strip())), 0)
     for lineno, raw in it:
         if not raw.strip() and not isinstance(raw, BadLine):
             continue
