@@ -576,16 +576,30 @@ def read_output(path: Path, truncate: bool = False) -> Iterator[Result]:
         return
     if truncate:
         _drop_partial_line(path)
+    try:
+        yield from _read_output(path)
+    except UnicodeDecodeError as e:
+        raise ResumeError(f"{path}: not an output of grade (not UTF-8: {e.reason} at byte "
+                          f"{e.start})") from e
+    except csv.Error as e:
+        raise ResumeError(f"{path}: not an output of grade (CSV: {e})") from e
+
+
+def _read_output(path: Path) -> Iterator[Result]:
     is_csv = path.suffix.lower() == ".csv"
     with path.open("r", encoding="utf-8", newline="") as fh:
         if is_csv:
             reader = csv.DictReader(fh)
             for lineno, row in enumerate(reader, start=2):
                 try:
-                    yield {k: _csv_value(k, v) for k, v in row.items() if k is not None}
+                    d = {k: _csv_value(k, v) for k, v in row.items() if k is not None}
                 except ValueError as e:
                     raise ResumeError(f"{path}:{lineno}: not a row of grade's CSV output "
                                       f"({e})") from e
+                if type(d.get("index")) is not int or "puzzle" not in d:
+                    raise ResumeError(f"{path}:{lineno}: not a row of grade's CSV output "
+                                      f"(no index and puzzle)")
+                yield d
         else:
             for lineno, raw in enumerate(fh, start=1):
                 if not raw.strip():
@@ -594,7 +608,11 @@ def read_output(path: Path, truncate: bool = False) -> Iterator[Result]:
                     d = json.loads(raw)
                 except json.JSONDecodeError as e:
                     raise ResumeError(f"{path}:{lineno}: not valid JSON ({e.msg})") from e
-                if not isinstance(d, dict) or "index" not in d or "puzzle" not in d:
+                except (RecursionError, ValueError) as e:  # nested too deeply, huge numbers
+                    raise ResumeError(f"{path}:{lineno}: not a result of grade "
+                                      f"({type(e).__name__})") from e
+                if (not isinstance(d, dict) or type(d.get("index")) is not int
+                        or "puzzle" not in d):
                     raise ResumeError(f"{path}:{lineno}: not a result of grade "
                                       f"(no index and puzzle)")
                 yield d
@@ -860,8 +878,11 @@ class ResultWriter:
 def existing_csv_header(path: Path) -> list[str] | None:
     if not path.exists() or path.stat().st_size == 0:
         return None
-    with path.open("r", encoding="utf-8", newline="") as fh:
-        return next(csv.reader(fh), None)
+    with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
+        try:
+            return next(csv.reader(fh), None)
+        except csv.Error:
+            return None
 
 
 # --------------------------------------------------------------------------- selection

@@ -419,3 +419,57 @@ def test_16_plot_file_name_is_checked_before_the_run(tmp_path: Path) -> None:
     assert p.returncode == 2 and "not a picture file name" in p.stderr
     assert "grids" not in p.stdout  # refused before the run, not after
     assert time.perf_counter() - t0 < 60
+
+
+# -- others of the same kinds -----------------------------------------------------------------
+@pytest.mark.parametrize(("name", "content"), [
+    ("deep.jsonl", "[" * 100_000 + "]" * 100_000 + "\n"),
+    ("big.jsonl", '{"index": ' + "9" * 5000 + ', "puzzle": "x"}\n'),
+    ("bin.jsonl", None),
+    ("other.csv", "a,b\n1,2\n"),
+])
+def test_resume_on_a_file_that_is_not_an_output_is_refused(tmp_path: Path, name: str,
+                                                           content: str | None) -> None:
+    from grader.batch import ResumeCursor, ResumeError
+
+    out = tmp_path / name
+    if content is None:
+        out.write_bytes(b"\xff\xfe\x00binary\n")
+    else:
+        out.write_text(content)
+    with pytest.raises(ResumeError):
+        ResumeCursor(out)
+
+
+def test_hierarchy_file_that_is_binary_or_too_deep_is_a_clear_error(tmp_path: Path) -> None:
+    from grader.hierarchy import HierarchyError, load_hierarchy
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b"\xff\xfe\x00\x01")
+    with pytest.raises(HierarchyError, match="nested too deeply"):
+        load_hierarchy(deep)
+    with pytest.raises(HierarchyError, match="not a UTF-8 text file"):
+        load_hierarchy(binary)
+
+
+def test_explain_reads_around_a_bad_line_and_refuses_binary(tmp_path: Path) -> None:
+    from grader.explain.position import load_position
+
+    f = tmp_path / "mixed.txt"
+    f.write_bytes(b"caf\xe9 au lait\n" + GOOD[0].encode() + b"\n")
+    pos = load_position(str(f), index=2)
+    assert pos.board is not None
+    b = tmp_path / "prog"
+    b.write_bytes(b"\x7fELF\x00\x00" + b"x" * 100)
+    with pytest.raises(InputError, match="not a text file of grids"):
+        load_position(str(b))
+
+
+def test_csv_column_option_is_checked_against_the_header() -> None:
+    text = "id,puzzle\n1," + GOOD[0] + "\n"
+    with pytest.raises(InputError, match="no column named 'nope'"):
+        list(iter_text(io.StringIO(text), "<t>", column="nope"))
+    recs = list(iter_text(io.StringIO(GOOD[0] + "\n" + GOOD[1] + "\n"), "<t>", "csv"))
+    assert [(r.line, r.error) for r in recs] == [(1, None), (2, None)]  # no header
