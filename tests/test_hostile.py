@@ -473,3 +473,22 @@ def test_csv_column_option_is_checked_against_the_header() -> None:
         list(iter_text(io.StringIO(text), "<t>", column="nope"))
     recs = list(iter_text(io.StringIO(GOOD[0] + "\n" + GOOD[1] + "\n"), "<t>", "csv"))
     assert [(r.line, r.error) for r in recs] == [(1, None), (2, None)]  # no header
+
+
+def test_14_sat_loading_cut_by_a_deadline_goes_on_with_the_next_grid() -> None:
+    """A 25x25 formula takes longer to load than a tiny time limit: the first
+    grid times out, and the loading goes on where it stopped for the next ones,
+    until the grids are solved."""
+    pytest.importorskip("pysat")
+    from grader.engines import get_engine
+
+    path = Path(__file__).parent / "data" / "engines-25x25.nt.txt"
+    rec = next(iter(iter_source(str(path))))
+    eng = get_engine("sat")
+    first = eng.solve(rec.grid.geo, rec.grid.values, 2, 0.01)
+    assert first.timed_out and first.count == 0
+    for _ in range(2000):
+        res = eng.solve(rec.grid.geo, rec.grid.values, 2, 0.05)
+        if res.count:
+            break
+    assert res.count >= 1  # the formula was loaded in pieces across the calls

@@ -321,6 +321,17 @@ class _Interrupter:
             self.timer.cancel()
 
 
+def _feed(s: Solver, clauses: Iterator[Sequence[int]], deadline: Deadline) -> bool:
+    """Add ``clauses`` to ``s`` in chunks of :data:`LOAD_CHUNK` until they are all
+    in (True) or the deadline passes (False: the rest stay in the iterator)."""
+    while not deadline.expired():
+        chunk = list(islice(clauses, LOAD_CHUNK))
+        if not chunk:
+            return True
+        s.append_formula(chunk)
+    return False
+
+
 class SatEngine(ExactEngine):
     """PySAT on one of :data:`ENCODINGS`.
 
@@ -343,14 +354,15 @@ class SatEngine(ExactEngine):
         self.encoding = encoding
         self.incremental = incremental and encoding != "reduced"
         self.interruptible = not self.solver_name.startswith("cadical")
-        self._solvers: dict[Geometry, list[Any]] = {}  # geo -> [solver, next free variable]
+        # geo -> [solver, next free variable, clauses still to load (None: all loaded)]
+        self._solvers: dict[Geometry, list[Any]] = {}
 
     def encode(self, geo: Geometry, values: Sequence[int]) -> Encoding:
         return encode(geo, values, self.encoding)
 
     def close(self) -> None:
-        for s, _ in self._solvers.values():
-            s.delete()
+        for slot in self._solvers.values():
+            slot[0].delete()
         self._solvers.clear()
 
     def __del__(self) -> None:
@@ -378,12 +390,9 @@ class SatEngine(ExactEngine):
         is kept even for large grids (a 36x36 grid has over 3 million clauses);
         None when the deadline passed first."""
         s = Solver(name=self.solver_name)
-        it = iter(clauses)
-        while chunk := list(islice(it, LOAD_CHUNK)):
-            if deadline.expired():
-                s.delete()
-                return None
-            s.append_formula(chunk)
+        if not _feed(s, iter(clauses), deadline):
+            s.delete()
+            return None
         return s
 
     @staticmethod
@@ -421,12 +430,15 @@ class SatEngine(ExactEngine):
         if self.incremental:
             slot = self._solvers.get(geo)
             if slot is None:
-                fresh = self._load(enc.base, deadline)
-                if fresh is None:
+                slot = [Solver(name=self.solver_name), enc.nvars + 1, iter(enc.base)]
+                self._solvers[geo] = slot
+            if slot[2] is not None:
+                # the clauses common to every grid of this shape: loading goes on
+                # where the last grid's deadline stopped it
+                if not _feed(slot[0], slot[2], deadline):
                     return result(self.name, 0, (), 0, limit, t0, timed_out=True, **stats,
                                   calls=0)
-                slot = [fresh, enc.nvars + 1]
-                self._solvers[geo] = slot
+                slot[2] = None
             s = slot[0]
             act = slot[1]
             slot[1] += 1
