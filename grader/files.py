@@ -130,6 +130,9 @@ class OutputLock:
                 os.close(self.fd)  # closing the descriptor releases the lock
             self.fd = None
 
+    def __del__(self) -> None:  # a lock left behind by an early exit in this process
+        self.release()
+
     def __enter__(self) -> OutputLock:
         return self.acquire()
 
