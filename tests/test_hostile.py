@@ -283,7 +283,8 @@ def test_10_a_second_resume_refuses_at_once_and_a_crash_frees_the_lock(tmp_path:
     out = tmp_path / "out.jsonl"
     holder = subprocess.Popen([sys.executable, "-c",
                                "import sys, time; from grader.files import OutputLock; "
-                               f"OutputLock(__import__('pathlib').Path({str(out)!r})).acquire(); "
+                               f"lock = OutputLock(__import__('pathlib').Path({str(out)!r}))"
+                               ".acquire(); "
                                "print('locked', flush=True); time.sleep(120)"],
                               stdout=subprocess.PIPE, text=True)
     try:
