@@ -152,7 +152,8 @@ def _print_side_by_side(left: str, right: str) -> None:
 def generate_command(
     order: Annotated[int, typer.Option(
         "--order", "-k", min=2, max=6,
-        help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16, 5: 25x25).")] = 3,
+        help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16; 5 and 6 are "
+             "refused: they do not finish in reasonable time).")] = 3,
     seed: Annotated[int, typer.Option(
         "--seed", help="Random seed: the same seed gives the same pair.")] = 1,
     output_format: Annotated[PairFormat, typer.Option(
