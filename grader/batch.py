@@ -582,16 +582,30 @@ def read_output(path: Path, truncate: bool = False) -> Iterator[Result]:
         return
     if truncate:
         _drop_partial_line(path)
+    try:
+        yield from _read_output(path)
+    except UnicodeDecodeError as e:
+        raise ResumeError(f"{path}: not an output of grade (not UTF-8: {e.reason} at byte "
+                          f"{e.start})") from e
+    except csv.Error as e:
+        raise ResumeError(f"{path}: not an output of grade (CSV: {e})") from e
+
+
+def _read_output(path: Path) -> Iterator[Result]:
     is_csv = path.suffix.lower() == ".csv"
     with path.open("r", encoding="utf-8", newline="") as fh:
         if is_csv:
             reader = csv.DictReader(fh)
             for lineno, row in enumerate(reader, start=2):
                 try:
-                    yield {k: _csv_value(k, v) for k, v in row.items() if k is not None}
+                    d = {k: _csv_value(k, v) for k, v in row.items() if k is not None}
                 except ValueError as e:
                     raise ResumeError(f"{path}:{lineno}: not a row of grade's CSV output "
                                       f"({e})") from e
+                if type(d.get("index")) is not int or "puzzle" not in d:
+                    raise ResumeError(f"{path}:{lineno}: not a row of grade's CSV output "
+                                      f"(no index and puzzle)")
+                yield d
         else:
             for lineno, raw in enumerate(fh, start=1):
                 if not raw.strip():
@@ -600,7 +614,11 @@ def read_output(path: Path, truncate: bool = False) -> Iterator[Result]:
                     d = json.loads(raw)
                 except json.JSONDecodeError as e:
                     raise ResumeError(f"{path}:{lineno}: not valid JSON ({e.msg})") from e
-                if not isinstance(d, dict) or "index" not in d or "puzzle" not in d:
+                except (RecursionError, ValueError) as e:  # nested too deeply, huge numbers
+                    raise ResumeError(f"{path}:{lineno}: not a result of grade "
+                                      f"({type(e).__name__})") from e
+                if (not isinstance(d, dict) or type(d.get("index")) is not int
+                        or "puzzle" not in d):
                     raise ResumeError(f"{path}:{lineno}: not a result of grade "
                                       f"(no index and puzzle)")
                 yield d
@@ -683,6 +701,30 @@ class ResumeCursor:
         return True, row
 
 
+#: What a resumed run must share with the run that wrote the output (recorded
+#: beside it by :func:`grader.files.write_settings`), with the option that sets each.
+SETTING_LABELS = {
+    "inputs": "another input", "input_format": "--input-format", "box": "--box",
+    "column": "--column", "hierarchy": "--hierarchy/--propagation (the rule table)",
+    "with_solution": "--with-solution", "dedupe": "--dedupe", "keep_columns": "--keep-columns",
+    "where": "--where", "min_level": "--min-level", "max_level": "--max-level",
+}
+
+
+def resume_settings(inputs: Iterable[str], input_format: str, box: str | None,
+                    column: str | None, hierarchy: Hierarchy, with_solution: bool,
+                    dedupe: bool, keep_columns: bool, where: str | None,
+                    min_level: int | None, max_level: int | None) -> dict[str, Any]:
+    """The settings that decide what a run writes (see :data:`SETTING_LABELS`)."""
+    from .files import input_names
+
+    table = hashlib.blake2b(hierarchy.model_dump_json().encode(), digest_size=8).hexdigest()
+    return {"inputs": input_names(inputs), "input_format": input_format, "box": box,
+            "column": column, "hierarchy": f"fingerprint {table}",
+            "with_solution": with_solution, "dedupe": dedupe, "keep_columns": keep_columns,
+            "where": where, "min_level": min_level, "max_level": max_level}
+
+
 @dataclass
 class RunStats:
     read: int = 0
@@ -700,6 +742,9 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
     """Grade ``recs`` on ``pool`` and call ``emit(entry, resumed)`` in input order.
 
     At most ``window`` records are held between reading and emitting.
+    An input that fails while it is read (an ``OSError`` or ``ValueError`` from
+    ``recs``) stops the reading: every record read before it is still graded
+    and emitted, then the error is raised.
     KeyboardInterrupt stops the run cleanly: the results already done are
     emitted (in order, up to the first grid not done), the workers are
     stopped, and the stats say ``interrupted``."""
@@ -709,6 +754,7 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
     by_index: dict[int, Entry] = {}
     it = iter(recs)
     exhausted = False
+    failed: BaseException | None = None  # reading failed: finish what was read, then raise
 
     def settle(results: list[Result]) -> None:
         for res in results:
@@ -727,7 +773,10 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
     try:
         while True:
             while not exhausted and len(flight) < window and pool.free() > 0:
-                rec = next(it, None)
+                try:
+                    rec = next(it, None)
+                except (OSError, ValueError) as exc:  # e.g. an input that cannot be read
+                    rec, failed = None, exc
                 if rec is None:
                     exhausted = True
                     break
@@ -776,6 +825,8 @@ def run(recs: Iterable[Record], pool: Pool, emit: Callable[[Entry, bool], None],
         pool.close()
     stats.replaced = getattr(pool, "replaced", 0)
     stats.seconds = time.perf_counter() - t0
+    if failed is not None and not stats.interrupted:
+        raise failed  # every record read before the failure has its result
     return stats
 
 
@@ -833,8 +884,11 @@ class ResultWriter:
 def existing_csv_header(path: Path) -> list[str] | None:
     if not path.exists() or path.stat().st_size == 0:
         return None
-    with path.open("r", encoding="utf-8", newline="") as fh:
-        return next(csv.reader(fh), None)
+    with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
+        try:
+            return next(csv.reader(fh), None)
+        except csv.Error:
+            return None
 
 
 # --------------------------------------------------------------------------- selection
@@ -942,6 +996,11 @@ _TOKEN = re.compile(r"""\s*(?:
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
 )""", re.VERBOSE)
 
+#: --where: the longest number, and the deepest nesting of parentheses, lists
+#: and ``not`` (deeper is refused with a message, never a RecursionError).
+MAX_NUMBER_CHARS = 100
+MAX_WHERE_DEPTH = 50
+
 #: Fields a --where expression can name besides the input's own columns.
 WHERE_FIELDS = tuple(CONTRACT_FIELDS) + ("solution", "canonical", "givens", "source")
 _MISSING = object()
@@ -959,6 +1018,8 @@ def _tokens(text: str) -> list[tuple[str, Any]]:
         kind = m.lastgroup
         val = m.group(kind)  # type: ignore[arg-type]
         if kind == "num":
+            if len(val) > MAX_NUMBER_CHARS:
+                raise WhereError(f"number too long: {val[:20]}... (at character {m.start() + 1})")
             out.append(("lit", float(val) if any(c in val for c in ".eE") else int(val)))
         elif kind == "str":
             body = val[1:-1]
@@ -1032,6 +1093,8 @@ class Where:
         self.text = text
         self.toks = _tokens(text)
         self.pos = 0
+        self.depth = 0
+        self.columns: frozenset[str] = frozenset()
         if not self.toks:
             raise WhereError("empty expression")
         self.fn = self._or()
@@ -1041,6 +1104,21 @@ class Where:
     @staticmethod
     def _show(tok: tuple[str, Any]) -> str:
         return repr(tok[1])
+
+    def unknown_names(self, columns: Iterable[str]) -> list[str]:
+        """The names in the expression that are neither result fields nor among
+        ``columns`` (the input's own).  The columns are then known: a record
+        without one of them reads it as null."""
+        self.columns = frozenset(columns)
+        names = [v for k, v in self.toks if k == "name"]
+        return [n for n in dict.fromkeys(names)
+                if n not in WHERE_FIELDS and n not in self.columns]
+
+    def _deeper(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_WHERE_DEPTH:
+            raise WhereError(f"nested too deeply (more than {MAX_WHERE_DEPTH} levels of "
+                             f"parentheses, lists or 'not')")
 
     def _peek(self) -> tuple[str, Any] | None:
         return self.toks[self.pos] if self.pos < len(self.toks) else None
@@ -1070,7 +1148,9 @@ class Where:
 
     def _not(self) -> Callable[[Result], bool]:
         if self._take("kw", "not"):
+            self._deeper()
             inner = self._not()
+            self.depth -= 1
             return lambda d: not inner(d)
         return self._cmp()
 
@@ -1079,7 +1159,9 @@ class Where:
         if t == ("op", "("):
             # a parenthesised condition (a value in parentheses is not needed)
             self.pos += 1
+            self._deeper()
             inner = self._or()
+            self.depth -= 1
             if not self._take("op", ")"):
                 raise WhereError("missing ')'")
             return inner
@@ -1122,7 +1204,7 @@ class Where:
                     if name == "givens":
                         p = d.get("puzzle") or ""
                         return sum(1 for ch in p if ch not in ".0") if d.get("size") else None
-                    if name in WHERE_FIELDS:
+                    if name in WHERE_FIELDS or name in self.columns:
                         return None
                     raise WhereError(f"unknown field {name!r} (fields: "
                                      f"{', '.join(WHERE_FIELDS)}, or a column of the input)")
@@ -1130,6 +1212,7 @@ class Where:
 
             return get
         if t == ("op", "["):
+            self._deeper()
             items: list[Getter] = []
             if not self._take("op", "]"):
                 while True:
@@ -1138,6 +1221,7 @@ class Where:
                         break
                     if not self._take("op", ","):
                         raise WhereError("expected ',' or ']' in a list")
+            self.depth -= 1
             return lambda d: [g(d) for g in items]
         raise WhereError(f"unexpected {self._show(t)}")
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from math import isqrt
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from .board import Board
 from .errors import GraderError
@@ -63,6 +63,94 @@ class MalformedGrid(GraderError, ValueError):
 
 class InputError(GraderError, OSError):
     """An input that cannot be opened or read at all."""
+
+
+#: A line longer than this (in bytes) is a ``malformed`` record of its own; the
+#: rest of it is read and dropped in pieces, so memory stays bounded.
+MAX_LINE_BYTES = 1 << 20
+#: A NUL byte in this many first bytes makes an input binary, not text.
+BINARY_SNIFF_BYTES = 8192
+#: Malformed records show at most this many characters of what was read.
+MAX_SHOWN = 2000
+
+
+class BadLine(str):
+    """A line that could not be decoded (or is too long): the text holds what
+    could be read, ``error`` says what is wrong.  Every reader turns it into a
+    ``malformed`` record of its own."""
+
+    error: str
+
+    def __new__(cls, text: str, error: str) -> BadLine:
+        obj = super().__new__(cls, text)
+        obj.error = error
+        return obj
+
+
+def _clip(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "..."
+
+
+def _decode(raw: bytes, lineno: int) -> str:
+    if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]  # a byte order mark is not a symbol
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        text = raw.decode("utf-8", errors="replace")
+        return BadLine(text, f"not UTF-8: byte 0x{raw[e.start]:02x} at column {e.start + 1} "
+                             f"({e.reason})")
+
+
+def _split_cr(text: str) -> list[str]:
+    """A line of an old Mac file (lone carriage returns) as its lines."""
+    parts = re.split(r"\r(?!\n|$)", text)
+    if isinstance(text, BadLine):
+        return [BadLine(part, text.error) for part in parts]
+    return parts
+
+
+def binary_lines(stream: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a byte stream, decoded one by one.
+
+    A line that is not UTF-8, or is longer than :data:`MAX_LINE_BYTES`, comes
+    as a :class:`BadLine` (the reading goes on).  A NUL byte among the first
+    :data:`BINARY_SNIFF_BYTES` bytes raises :class:`InputError` ("not a text
+    file of grids"); a later one makes its line malformed."""
+    lineno = 0
+    seen = 0
+    while True:
+        try:
+            raw = stream.readline(MAX_LINE_BYTES + 1)
+        except OSError as e:
+            raise InputError(f"{source}: cannot read after line {lineno}: "
+                             f"{e.strerror or e}") from e
+        if not raw:
+            return
+        if seen < BINARY_SNIFF_BYTES and b"\0" in raw[:BINARY_SNIFF_BYTES - seen]:
+            at = seen + raw.index(b"\0") + 1
+            raise InputError(f"{source}: not a text file of grids (binary data: a NUL byte "
+                             f"at byte {at})")
+        seen += len(raw)
+        lineno += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # drop the rest of the line
+                raw = stream.readline(MAX_LINE_BYTES)
+                seen += len(raw)
+            yield lineno, BadLine("", f"line longer than {MAX_LINE_BYTES // 1024} KiB")
+            continue
+        if b"\0" in raw:
+            yield lineno, BadLine("", "binary data (NUL bytes) on this line")
+            continue
+        text = _decode(raw, lineno)
+        if "\r" in text.rstrip("\r\n"):
+            for k, part in enumerate(_split_cr(text)):
+                if k:
+                    lineno += 1
+                yield lineno, part
+        else:
+            yield lineno, text
 
 
 @dataclass(frozen=True)
@@ -213,43 +301,159 @@ def _is_comment(line: str) -> bool:
     return s.startswith("#") or s.startswith("//")
 
 
-def detect_format(lines: list[str]) -> str:
-    """Guess the format from the first lines of an input."""
-    content = [ln for ln in lines if ln.strip() and not _is_comment(ln)]
+def _content(line: str) -> bool:
+    """Whether a line gives a record (it is neither blank nor a comment)."""
+    if isinstance(line, BadLine):
+        return not _is_comment(line)
+    return bool(line.strip()) and not _is_comment(line)
+
+
+def is_header_row(line: str) -> bool:
+    """A column header (tab or comma separated) that names the grid column, e.g.
+    ``id,puzzle,rating``: read as a header, not as a grid."""
+    sep = "\t" if "\t" in line else ","
+    fields = [f.strip().strip("\"'").lower() for f in line.strip().split(sep)]
+    return (any(f in JSON_KEYS for f in fields)
+            and not any(_looks_like_grid(f) for f in fields))
+
+
+def _block_row(line: str) -> bool:
+    """Whether a line reads as a row (or box drawing) of a grid in blocks."""
+    s = line.strip()
+    compact = s.translate(_BOX_CHARS)
+    if not compact:
+        return True  # a separator line
+    k = len(compact)
+    if not (_valid_side(k) and all(ch in _GRID_CHARS for ch in compact)):
+        return False
+    # k symbols on a row: a block row, unless it is a whole small grid
+    # (4x4 = 16, 6x6 = 36 symbols) written on one line without separators
+    whole_grid = isqrt(k) ** 2 == k and _valid_side(isqrt(k))
+    return compact != s or not whole_grid
+
+
+def _text_line(line: str) -> bool:
+    """In a file of blocks: a line of words (a title), not a row of symbols."""
+    compact = line.strip().translate(_BOX_CHARS)
+    return bool(_WORD.search(line)) or any(
+        ch not in _GRID_CHARS and not ch.isalpha() for ch in compact)
+
+
+_WORD = re.compile(r"[a-z]{2,}")
+
+
+def _csv_header(line: str) -> list[str] | None:
+    """The fields of a CSV header line, or None when the line is not one."""
+    if "," not in line or any(_looks_like_grid(t) for t in line.split(",")[1:]):
+        return None
+    try:
+        fields = next(csv.reader([line]))
+    except (csv.Error, StopIteration):
+        return None
+    names = [f.strip().lower() for f in fields]
+    if "puzzle" in names or "quizzes" in names or not _looks_like_grid(fields[0].strip()):
+        return names
+    return None
+
+
+def _csv_column(names: list[str], column: str | None) -> int | None:
+    if column is not None:
+        return names.index(column.lower()) if column.lower() in names else None
+    for key in ("puzzle", "quizzes"):
+        if key in names:
+            return names.index(key)
+    return 0
+
+
+def _csv_fit(content: list[str], column: str | None) -> set[int]:
+    """The lines a CSV reading explains (by position in ``content``): the header
+    and the rows whose grid column holds something like a grid."""
+    names = _csv_header(content[0])
+    if names is None:
+        return set()
+    col = _csv_column(names, column)
+    if col is None:
+        return {0}
+    fit = {0}
+    for k, line in enumerate(content[1:], start=1):
+        try:
+            row = next(csv.reader([line]))
+        except csv.Error:
+            if "," in line:  # a CSV row the csv module cannot read (a field too long)
+                fit.add(k)
+            continue
+        except StopIteration:
+            continue
+        if col < len(row) and _looks_like_grid(row[col].strip()):
+            fit.add(k)
+    return fit
+
+
+#: When two formats explain as many lines, the first of these wins.
+_PRIORITY = ("jsonl", "csv", "nt", "line", "block")
+
+
+def detect_format(lines: list[str], column: str | None = None) -> str:
+    """Guess the format from the first lines of an input.
+
+    Every line votes for the formats it fits (a JSON object, an "N T" line, a
+    line holding a grid, a row of a block, CSV rows under a header); the format
+    that explains the most lines wins.  So one odd line (a title, a stray
+    ``123456789``, a JSON comment) does not decide how the rest is read: it
+    becomes a ``malformed`` record of its own."""
+    content = [ln for ln in lines if _content(ln) and not isinstance(ln, BadLine)]
     if not content:
         return "line"
-    first = content[0].strip()
-    if first.startswith("{"):
-        return "jsonl"
-    tokens = [t for t in _SPLIT.split(first) if t]
-    if _nt_token(tokens) is not None:
-        return "nt"
-    if "," in first and not any(_looks_like_grid(t) for t in first.split(",")[1:]):
-        fields = next(csv.reader([first]))
-        names = [f.strip().lower() for f in fields]
-        if "puzzle" in names or "quizzes" in names or not _looks_like_grid(fields[0].strip()):
-            return "csv"
-    compact = first.translate(_BOX_CHARS)
-    if not compact:  # a separator line: look further
-        rows = [ln.strip() for ln in content if ln.strip().translate(_BOX_CHARS)]
-        return "block" if rows and _valid_side(len(rows[0].translate(_BOX_CHARS))) else "line"
-    k = len(compact)
-    if _valid_side(k) and all(ch in _GRID_CHARS for ch in compact):
-        # k symbols on a row: a block row, unless it is a whole small grid
-        # (4x4 = 16, 6x6 = 36 symbols) written on one line without separators
-        whole_grid = isqrt(k) ** 2 == k and _valid_side(isqrt(k))
-        if compact != first or not whole_grid:
-            return "block"
-    return "line"
+    if column is not None and _csv_header(content[0]) is not None:
+        return "csv"  # --column names a column of this header (or says it has none)
+    votes = dict.fromkeys(_PRIORITY, 0)
+    csv_rows = _csv_fit(content, column)
+    votes["csv"] = len(csv_rows)
+    for k, ln in enumerate(content):
+        s = ln.strip()
+        if s.startswith("{") and s.endswith("}"):
+            votes["jsonl"] += 1
+            continue  # a JSON object, whatever it holds
+        if k in csv_rows:
+            continue  # a CSV row under a header
+        tokens = [t for t in _SPLIT.split(s) if t]
+        if _nt_token(tokens) is not None:
+            votes["nt"] += 1
+        if any(_looks_like_grid(t) for t in tokens):
+            votes["line"] += 1
+        if _block_row(ln):
+            votes["block"] += 1
+    if all(not ln.strip().translate(_BOX_CHARS) for ln in content):
+        votes["block"] = 0  # box drawing alone is no grid
+    if votes["line"] and not votes["csv"] and is_header_row(content[0]):
+        votes["line"] += 1  # a header over one-grid-per-line rows (e.g. a TSV)
+    best = max(_PRIORITY, key=lambda f: (votes[f], -_PRIORITY.index(f)))
+    return best if votes[best] else "line"
+
+
+def _bad(index: int, lineno: int, source: str, raw: str, fmt: str) -> Record:
+    assert isinstance(raw, BadLine)
+    return Record(index, lineno, source, _clip(raw), None, raw.error, fmt)
 
 
 def _iter_line(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int] | None,
                force_nt: bool = False) -> Iterator[Record]:
+    """One record per line that is neither blank nor a comment (a first line that
+    is a column header naming the grid column is a header)."""
     index = 0
-    seen_grid = False
+    first = True
     for lineno, raw in lines:
-        if not raw.strip() or _is_comment(raw):
+        if not _content(raw):
             continue
+        if isinstance(raw, BadLine):
+            index += 1
+            first = False
+            yield _bad(index, lineno, source, raw, "line")
+            continue
+        if first:
+            first = False
+            if is_header_row(raw):
+                continue
         tok, grid, err, fmt = parse_line(raw, box)
         if force_nt and fmt != "nt":
             tokens = [t for t in _SPLIT.split(raw.strip()) if t]
@@ -257,19 +461,18 @@ def _iter_line(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, in
             grid = None
             tok = tok or (tokens[1] if len(tokens) > 1 else raw.strip())
         if not tok and err is None:
-            if not seen_grid:
-                continue  # a title or header line before the first grid
             err = "no grid on this line"
-            tok = raw.strip()[:100]
-        seen_grid = True
+            tok = raw.strip()
         index += 1
         rest = raw.strip()
-        yield Record(index, lineno, source, tok, grid, err, fmt,
-                     {"rest": rest} if rest != tok else {})
+        yield Record(index, lineno, source, tok if grid is not None else _clip(tok), grid, err,
+                     fmt, {"rest": rest} if rest != tok else {})
 
 
 def _iter_block(lines: Iterable[tuple[int, str]], source: str,
                 box: tuple[int, int] | None) -> Iterator[Record]:
+    """Grids as n rows of n symbols, separated by blank lines; a line of words
+    (or one that cannot be decoded) is a ``malformed`` record of its own."""
     index = 0
     rows: list[str] = []
     start = 0
@@ -285,21 +488,30 @@ def _iter_block(lines: Iterable[tuple[int, str]], source: str,
             lens = sorted({len(r) for r in rows})
             err = (f"block of {len(rows)} rows with {', '.join(map(str, lens))} symbols per row; "
                    f"expected n rows of n symbols")
-            return Record(index, start, source, token, None, err, "block")
+            return Record(index, start, source, _clip(token), None, err, "block")
         try:
             return Record(index, start, source, token, parse_grid_token(token, box=box), None,
                           "block")
         except MalformedGrid as e:
-            return Record(index, start, source, token, None, e.message, "block")
+            return Record(index, start, source, _clip(token), None, e.message, "block")
 
     for lineno, raw in lines:
-        if _is_comment(raw):
+        if _is_comment(raw) and not isinstance(raw, BadLine):
             continue
-        if not raw.strip():
+        if (not raw.strip() or isinstance(raw, BadLine) or _text_line(raw)
+                or (not _block_row(raw) and _as_line(0, lineno, source, raw, box))):
             rec = flush()
             if rec is not None:
                 yield rec
             rows = []
+            if isinstance(raw, BadLine):
+                index += 1
+                yield _bad(index, lineno, source, raw, "block")
+            elif raw.strip():
+                index += 1
+                yield (_as_line(index, lineno, source, raw, box)
+                       or Record(index, lineno, source, _clip(raw), None,
+                                 "no grid on this line (expected a row of a grid)", "block"))
             continue
         compact = raw.strip().translate(_BOX_CHARS)
         if not compact:
@@ -319,94 +531,163 @@ def _iter_block(lines: Iterable[tuple[int, str]], source: str,
 
 def _iter_csv(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int] | None,
               column: str | None = None) -> Iterator[Record]:
+    """A header, then one record per row that is not blank.  A row that the csv
+    module cannot read (a field over its size limit, ...) is ``malformed``."""
     it = iter(lines)
     header: list[str] | None = None
-    for _lineno, raw in it:
-        if raw.strip() and not _is_comment(raw):
-            header = next(csv.reader([raw]))
+    index = 0
+    first: tuple[int, str] | None = None  # a first row that is data, not a header
+    for lineno, raw in it:
+        if isinstance(raw, BadLine) and _content(raw):
+            index += 1
+            yield _bad(index, lineno, source, raw, "csv")
+        elif _content(raw):
+            try:
+                header = next(csv.reader([raw]))
+            except csv.Error as e:
+                raise InputError(f"{source}:{lineno}: cannot read the CSV header: {e}") from e
+            if column is None and any(_looks_like_grid(f.strip()) for f in header) \
+                    and not any(f.strip().lower() in JSON_KEYS for f in header):
+                # no header: the first row holds a grid, so the columns are unnamed
+                first = (lineno, raw)
+                header = [f"column{i + 1}" for i in range(len(header))]
             break
     if header is None:
         return
+    if first is not None:
+        it = chain([first], it)
     names = [h.strip() for h in header]
     lower = [h.lower() for h in names]
-    if column is not None:
-        if column.lower() not in lower:
-            raise InputError(f"{source}: no column named {column!r} (columns: {', '.join(names)})")
-        col = lower.index(column.lower())
-    elif "puzzle" in lower:
-        col = lower.index("puzzle")
-    elif "quizzes" in lower:
-        col = lower.index("quizzes")
-    else:
-        col = 0
-    index = 0
+    if column is not None and column.lower() not in lower:
+        raise InputError(f"{source}: no column named {column!r} (columns: {', '.join(names)})")
+    col = _csv_column(lower, column)
+    assert col is not None
+    if first is not None:  # the grid column of a file without a header
+        row = next(csv.reader([first[1]]))
+        col = next((i for i, f in enumerate(row) if _looks_like_grid(f.strip())), 0)
     for lineno, raw in it:
-        if not raw.strip():
+        if not raw.strip() and not isinstance(raw, BadLine):
             continue
-        row = next(csv.reader([raw]))
         index += 1
+        if isinstance(raw, BadLine):
+            yield _bad(index, lineno, source, raw, "csv")
+            continue
+        try:
+            row = next(csv.reader([raw]))
+        except csv.Error as e:
+            yield Record(index, lineno, source, _clip(raw), None,
+                         f"cannot read this CSV row: {e}", "csv")
+            continue
         extra = {names[i]: row[i] for i in range(min(len(names), len(row))) if i != col}
         if col >= len(row):
-            yield Record(index, lineno, source, raw.strip(), None,
-                         f"row has {len(row)} columns, no {names[col]!r} column", "csv", extra)
+            yield (_as_line(index, lineno, source, raw, box)
+                   or Record(index, lineno, source, _clip(raw), None,
+                             f"row has {len(row)} columns, no {names[col]!r} column", "csv",
+                             extra))
             continue
         tok = row[col].strip()
         try:
             yield Record(index, lineno, source, tok, parse_grid_token(tok, box=box), None, "csv",
                          extra)
         except MalformedGrid as e:
-            yield Record(index, lineno, source, tok, None, e.message, "csv", extra)
+            yield Record(index, lineno, source, _clip(tok), None, e.message, "csv", extra)
+
+
+def _json_object(raw: str) -> tuple[dict[str, object] | None, str | None]:
+    """A JSON line as an object, or why it is not one (never raises: deep nesting
+    and huge numbers are errors of that line)."""
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as e:
+        return None, f"not valid JSON: {e.msg} (column {e.colno})"
+    except RecursionError:
+        return None, "not valid JSON here: nested too deeply"
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        return None, f"not valid JSON here: {str(e)[:120]}"
+    if not isinstance(obj, dict):
+        return None, "expected a JSON object"
+    return obj, None
+
+
+def _as_line(index: int, lineno: int, source: str, raw: str,
+             box: tuple[int, int] | None) -> Record | None:
+    """A line of a file in another format that holds a whole grid on its own
+    (a plain grid among JSON lines, CSV rows or blocks): read as a line, so
+    that a good grid is never lost to a wrong guess of the format."""
+    tok, grid, _, fmt = parse_line(raw, box)
+    if grid is None:
+        return None
+    rest = raw.strip()
+    return Record(index, lineno, source, tok, grid, None, fmt,
+                  {"rest": rest} if rest != tok else {})
+
+
+def _jsonl_record(index: int, lineno: int, source: str, raw: str,
+                  box: tuple[int, int] | None, keys: tuple[str, ...]) -> Record:
+    obj, err = _json_object(raw)
+    if obj is None:
+        plain = not raw.lstrip().startswith(("{", "["))  # not meant as JSON: a plain grid?
+        return ((_as_line(index, lineno, source, raw, box) if plain else None)
+                or Record(index, lineno, source, _clip(raw[:100]), None, err, "jsonl"))
+    key = next((k for k in keys if k in obj), None)
+    try:
+        extra = {k: v if isinstance(v, str) else json.dumps(v) for k, v in obj.items()
+                 if k != key}
+    except (RecursionError, ValueError):
+        extra = {}
+    value = obj[key] if key is not None else None
+    if not isinstance(value, str):
+        return Record(index, lineno, source, _clip(raw[:100]), None,
+                      f"no {' or '.join(repr(k) for k in keys)} key holding a grid", "jsonl",
+                      extra)
+    tok = value.strip()
+    try:
+        return Record(index, lineno, source, tok, parse_grid_token(tok, box=box), None,
+                      "jsonl", extra)
+    except MalformedGrid as e:
+        return Record(index, lineno, source, _clip(tok), None, e.message, "jsonl", extra)
 
 
 def _iter_jsonl(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int] | None,
                 column: str | None = None) -> Iterator[Record]:
+    """One record per line that is neither blank nor a comment."""
     keys = (column,) if column else JSON_KEYS
     index = 0
     for lineno, raw in lines:
-        if not raw.strip() or _is_comment(raw):
+        if not _content(raw):
             continue
         index += 1
-        try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as e:
-            yield Record(index, lineno, source, raw.strip()[:100], None,
-                         f"not valid JSON: {e.msg} (column {e.colno})", "jsonl")
-            continue
-        if not isinstance(obj, dict):
-            yield Record(index, lineno, source, raw.strip()[:100], None,
-                         "expected a JSON object", "jsonl")
-            continue
-        key = next((k for k in keys if k in obj), None)
-        extra = {k: v if isinstance(v, str) else json.dumps(v) for k, v in obj.items()
-                 if k != key}
-        if key is None or not isinstance(obj[key], str):
-            yield Record(index, lineno, source, raw.strip()[:100], None,
-                         f"no {' or '.join(repr(k) for k in keys)} key holding a grid", "jsonl",
-                         extra)
-            continue
-        tok = obj[key].strip()
-        try:
-            yield Record(index, lineno, source, tok, parse_grid_token(tok, box=box), None,
-                         "jsonl", extra)
-        except MalformedGrid as e:
-            yield Record(index, lineno, source, tok, None, e.message, "jsonl", extra)
+        if isinstance(raw, BadLine):
+            yield _bad(index, lineno, source, raw, "jsonl")
+        else:
+            yield _jsonl_record(index, lineno, source, raw, box, keys)
 
 
-def iter_text(stream: TextIO, source: str, fmt: str = "auto",
-              box: tuple[int, int] | None = None, column: str | None = None) -> Iterator[Record]:
-    """Records of a text stream, read lazily (only a few lines are peeked at
-    to detect the format)."""
+#: Format detection reads this many lines holding something (or this many
+#: lines in all, blank lines and comments included), whichever comes first.
+DETECT_LINES = 20
+DETECT_MAX_LINES = 500
+
+
+def iter_lines(lines: Iterable[tuple[int, str]], source: str, fmt: str = "auto",
+               box: tuple[int, int] | None = None,
+               column: str | None = None) -> Iterator[Record]:
+    """Records of numbered lines, read lazily (the first :data:`DETECT_LINES`
+    lines holding something are peeked at to detect the format)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown input format {fmt!r} (choose from {', '.join(FORMATS)})")
-    numbered = enumerate(stream, start=1)
+    numbered = iter(lines)
     head: list[tuple[int, str]] = []
     if fmt == "auto":
+        content = 0
         for pair in numbered:
             head.append(pair)
-            content = [ln for _, ln in head if ln.strip() and not _is_comment(ln)]
-            if len(content) >= 3:
+            content += _content(pair[1])
+            if content >= DETECT_LINES or len(head) >= DETECT_MAX_LINES:
                 break
-        fmt = detect_format([ln for _, ln in head])
+        fmt = detect_format([ln for _, ln in head], column)
+        if fmt == "nt":
+            fmt = "auto-nt"  # read as lines: a line in another format is still read
     lines = chain(head, numbered)
     if fmt == "csv":
         yield from _iter_csv(lines, source, box, column)
@@ -416,6 +697,24 @@ def iter_text(stream: TextIO, source: str, fmt: str = "auto",
         yield from _iter_block(lines, source, box)
     else:
         yield from _iter_line(lines, source, box, force_nt=(fmt == "nt"))
+
+
+def _first_line(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    for lineno, line in enumerate(lines, start=1):
+        yield lineno, (line[1:] if lineno == 1 and line.startswith("\ufeff") else line)
+
+
+def iter_text(stream: TextIO, source: str, fmt: str = "auto",
+              box: tuple[int, int] | None = None, column: str | None = None) -> Iterator[Record]:
+    """Records of a text stream, read lazily."""
+    return iter_lines(_first_line(stream), source, fmt, box, column)
+
+
+def iter_binary(stream: BinaryIO, source: str, fmt: str = "auto",
+                box: tuple[int, int] | None = None,
+                column: str | None = None) -> Iterator[Record]:
+    """Records of a byte stream, decoded line by line (see :func:`binary_lines`)."""
+    return iter_lines(binary_lines(stream, source), source, fmt, box, column)
 
 
 def looks_like_grid_argument(arg: str) -> bool:
@@ -432,27 +731,48 @@ def looks_like_grid_argument(arg: str) -> bool:
         (".txt", ".sdm", ".csv", ".tsv", ".jsonl"))
 
 
+
+
 def iter_source(arg: str, fmt: str = "auto", box: tuple[int, int] | None = None,
                 column: str | None = None) -> Iterator[Record]:
     """Records of a file name, ``-`` (standard input) or a grid given inline.
 
-    Raises :class:`InputError` when a file cannot be opened or decoded."""
+    Raises :class:`InputError` when a file cannot be opened or read, or is not
+    text; a line that cannot be decoded is a ``malformed`` record."""
     if arg == "-":
-        yield from iter_text(sys.stdin, "<stdin>", fmt, box, column)
+        buf = getattr(sys.stdin, "buffer", None)
+        if buf is not None:
+            yield from iter_binary(buf, "<stdin>", fmt, box, column)
+        else:
+            yield from iter_text(sys.stdin, "<stdin>", fmt, box, column)
         return
     if looks_like_grid_argument(arg):
         yield from iter_text(io.StringIO(arg), "<argument>", fmt, box, column)
         return
-    path = Path(arg)
     try:
-        fh = path.open("r", encoding="utf-8-sig", newline="")  # a BOM is not a symbol
+        fh = Path(arg).open("rb")  # noqa: SIM115 - closed by the with below
     except OSError as e:
         raise InputError(f"{arg}: cannot open: {e.strerror or e}") from e
     with fh:
+        yield from iter_binary(fh, arg, fmt, box, column)
+
+
+def check_sources(sources: Iterable[str]) -> None:
+    """Raise :class:`InputError` for the first input that is missing, a
+    directory or unreadable: checked before any work starts."""
+    for src in sources:
+        if src == "-" or looks_like_grid_argument(src):
+            continue
+        p = Path(src)
         try:
-            yield from iter_text(fh, arg, fmt, box, column)
-        except UnicodeDecodeError as e:
-            raise InputError(f"{arg}: not a UTF-8 text file ({e.reason} at byte {e.start})") from e
+            if p.is_dir():
+                raise InputError(f"{src}: cannot open: Is a directory")
+            with p.open("rb"):
+                pass
+        except InputError:
+            raise
+        except OSError as e:
+            raise InputError(f"{src}: cannot open: {e.strerror or e}") from e
 
 
 def iter_sources(sources: Iterable[str], fmt: str = "auto", box: tuple[int, int] | None = None,

@@ -110,14 +110,21 @@ def _read(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise HierarchyError(f"{path}: cannot read: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise HierarchyError(f"{path}: not a UTF-8 text file ({e.reason} at byte "
+                             f"{e.start})") from e
+    kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
     try:
-        if path.suffix.lower() == ".json":
+        if kind == "JSON":
             data = json.loads(text)
         else:
             data = tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-        kind = "JSON" if path.suffix == ".json" else "TOML"
         raise HierarchyError(f"{path}: not valid {kind}: {e}") from e
+    except RecursionError as e:
+        raise HierarchyError(f"{path}: not valid {kind} here: nested too deeply") from e
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise HierarchyError(f"{path}: not valid {kind} here: {str(e)[:120]}") from e
     if not isinstance(data, dict):
         raise HierarchyError(f"{path}: expected a table at the top level")
     return data

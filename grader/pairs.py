@@ -156,6 +156,20 @@ class GeneratedPair:
         return sum(1 for v in self.puzzle_a if v) + sum(1 for v in self.puzzle_b if v)
 
 
+#: The block orders :func:`generate_pair` takes: order 4 (16x16) takes seconds;
+#: order 5 (25x25) does not finish in reasonable time, so it is refused.
+PAIR_ORDERS = range(2, 5)
+
+
+def check_pair_order(order: int) -> None:
+    """Raise ValueError, saying why, for an order :func:`generate_pair` refuses."""
+    if order not in PAIR_ORDERS:
+        lo, hi = PAIR_ORDERS[0], PAIR_ORDERS[-1]
+        why = (" (order 5 and above do not finish in reasonable time)" if order > hi else "")
+        raise ValueError(f"--order {order}: a Sudoku pair is generated for orders {lo} to {hi} "
+                         f"({lo * lo}x{lo * lo} to {hi * hi}x{hi * hi}){why}")
+
+
 def generate_pair(order: int, seed: int = 0, solver: str = DEFAULT_PAIR_SOLVER,
                   progress: Callable[[int, int], None] | None = None) -> GeneratedPair:
     """A pair of ``order**2 x order**2`` grids with a unique joint solution and
@@ -163,8 +177,7 @@ def generate_pair(order: int, seed: int = 0, solver: str = DEFAULT_PAIR_SOLVER,
     order, and kept only when removing it would let another solution in.
 
     ``progress(done, total)`` is called after each tried removal."""
-    if order < 2:
-        raise ValueError("a Sudoku pair needs order 2 or more")
+    check_pair_order(order)
     t0 = time.perf_counter()
     geo = geometry(order, order)
     rng = random.Random(seed)

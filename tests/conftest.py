@@ -33,6 +33,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: takes seconds; run only with --runslow")
+    # property-based tests (hypothesis): a few dozen examples each by default, many
+    # more with --runslow; no example database written into the project
+    try:
+        from hypothesis import HealthCheck, settings
+    except ImportError:  # pragma: no cover - hypothesis is in the test extra
+        return
+    common = {"deadline": None, "database": None,
+              "suppress_health_check": [HealthCheck.too_slow]}
+    settings.register_profile("default-run", max_examples=40, **common)
+    settings.register_profile("runslow", max_examples=600, **common)
+    settings.load_profile("runslow" if config.getoption("--runslow") else "default-run")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -63,9 +63,17 @@ def test_line_format_with_ids_comments_and_ratings() -> None:
     assert recs[1].extra == {"rest": f"abc123 {P0} 2.5"}
 
 
-def test_line_format_title_lines_before_the_first_grid_are_skipped() -> None:
+def test_line_format_title_lines_are_malformed_records_not_skipped() -> None:
+    """Issue 11: every line that is neither blank nor a comment gives one record."""
     recs = records(f"My puzzles\nfrom the newspaper\n{P}\n")
-    assert [(r.line, r.grid.normalised()) for r in recs] == [(3, P)]
+    assert [(r.line, r.error) for r in recs] == [(1, "no grid on this line"),
+                                                 (2, "no grid on this line"), (3, None)]
+    assert recs[0].text == "My puzzles" and recs[2].grid.normalised() == P
+
+
+def test_a_header_naming_the_grid_column_is_a_header() -> None:
+    recs = records(f"line\tpuzzle\trating\n1\t{P}\t2.5\n")
+    assert [(r.line, r.error) for r in recs] == [(2, None)]
 
 
 def test_a_line_without_a_grid_after_the_first_grid_is_reported() -> None:
@@ -307,7 +315,7 @@ FORMATS = DATA / "formats"
 EXPECTED = {
     "bench-mixed.meta.tsv": (("line", "nt"), [2, 3, 4], csv_col(1, "\t")),
     "bench-mixed.txt": (("line",), [1, 2, 3], first_token),
-    "hodoku-py_HardestDatabase110626.txt": (("line",), [3, 4], csv_col(0)),
+    "hodoku-py_HardestDatabase110626.txt": (("line",), [1, 3, 4], csv_col(0)),
     "hodoku-py_exemplars-1.0.txt": (("line",), [13, 14], first_token),
     "kaggle-radcliffe_curated5000.csv": (("csv",), [2, 3, 4], csv_col(0)),
     "sudoku-exchange_se-rated_sample.txt": (("line",), [1, 2, 3], lambda ln: ln.split()[1]),
@@ -333,6 +341,9 @@ def test_auto_detection_on_survey_excerpts(name: str) -> None:
     raw = path.read_text().splitlines()
     recs = list(iter_source(str(path)))
     assert [r.line for r in recs] == lines
+    if name == "hodoku-py_HardestDatabase110626.txt":  # a title line: its own record
+        title = recs.pop(0)
+        assert (title.text, title.error) == ("HardestDatabase110626", "no grid on this line")
     assert all(r.format in fmts and r.error is None for r in recs), recs
     for r in recs:
         want = grab(raw[r.line - 1]).strip()

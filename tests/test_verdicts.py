@@ -210,20 +210,27 @@ def test_binary_file_exit_2(tmp_path: Path) -> None:
     f = write(tmp_path, "image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe\xfd")
     code, _, err = run(f)
     assert code == 2
-    assert "image.png" in err and "UTF-8" in err
+    assert "image.png" in err and "not a text file of grids" in err
 
 
 def test_file_of_nul_bytes_has_no_grid(tmp_path: Path) -> None:
     f = write(tmp_path, "zeros.dat", b"\x00" * 300)
     code, _, err = run(f)
-    assert code == 2 and "no grid" in err
+    assert code == 2 and "not a text file of grids" in err
 
 
-@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n", "some prose\nno grid\n"])
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n"])
 def test_input_without_any_grid_exit_2(tmp_path: Path, text: str) -> None:
     f = write(tmp_path, "empty.txt", text)
     code, _, err = run(f)
     assert code == 2 and "no grid" in err
+
+
+def test_lines_of_prose_are_malformed_records(tmp_path: Path) -> None:
+    """Issue 11: every line that is neither blank nor a comment gives a record."""
+    f = write(tmp_path, "prose.txt", "some prose\nno grid\n")
+    code, out, err = run(f)
+    assert code == 1 and out.count("no grid on this line") == 2
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
@@ -313,7 +320,7 @@ def grade_exe() -> list[str]:
 @pytest.mark.parametrize(("make", "code", "needle"), [
     (lambda d: P, 0, "very easy"),
     (lambda d: (d / "bin.dat").write_bytes(b"\xff\xfe\x00\x01") and str(d / "bin.dat"), 2,
-     "UTF-8"),
+     "not a text file of grids"),
 ])
 def test_installed_grade_command(tmp_path: Path, make, code: int, needle: str) -> None:
     arg = make(tmp_path)

@@ -13,6 +13,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from ..engine import Engine
+from ..files import OutputError, check_output_not_input
 from ..formats import InputError, Record
 from ..hierarchy import Hierarchy
 from ..rule import RuleError
@@ -192,6 +193,10 @@ def explain_command(
     check_output(output, overwrite)
     if step_number is not None and hint is not None:
         fail("--step N shows one step, --hint the next one: choose one")
+    try:  # never overwrite the input with the explanation
+        check_output_not_input([grid], [output], stdout_is_output=True)
+    except OutputError as e:
+        fail(str(e))
     try:
         pos = load_position(grid, index, box_option(box), input_format.value)
     except InputError as e:

@@ -17,7 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..batch import (
+    SETTING_LABELS,
     SORT_KEYS,
+    WHERE_FIELDS,
     EngineUnavailable,
     Entry,
     GradeConfig,
@@ -41,10 +43,20 @@ from ..batch import (
     extra_columns,
     output_fields,
     records,
+    resume_settings,
     run,
     sort_output_file,
 )
-from ..formats import InputError, Record
+from ..files import (
+    OutputError,
+    OutputLock,
+    check_output_not_input,
+    plot_path_problem,
+    read_settings,
+    settings_differences,
+    write_settings,
+)
+from ..formats import InputError, Record, check_sources
 from ..grading import GradeResult
 from ..hierarchy import Hierarchy
 from .common import (
@@ -395,6 +407,9 @@ def grade_command(
             import matplotlib  # noqa: F401
         except ImportError:
             fail("--plot needs matplotlib: pip install 'sudoku-grader[plot]'")
+        problem = plot_path_problem(plot)
+        if problem:
+            fail(f"--plot {plot}: {problem}")
     if check_engine is not None:
         try:
             engine_solver(check_engine)
@@ -405,6 +420,12 @@ def grade_command(
             import distributed  # noqa: F401
         except ImportError:
             fail("--dask needs dask.distributed: pip install 'sudoku-grader[dask]'")
+
+    try:  # every input readable, no output that is an input: before any work
+        check_sources(inputs)
+        check_output_not_input(inputs, [output, plot], stdout_is_output=True)
+    except (InputError, OutputError) as e:
+        fail(str(e))
 
     cfg = GradeConfig(hierarchy=h, check=check, engine=check_engine,
                       with_solution=with_solution, canonical=dedupe)
@@ -432,14 +453,35 @@ def grade_command(
     if not head:
         fail("no grid found in the input", EXIT_USAGE)
     first_source = head[0].source
+    if selector is not None:
+        columns = {k for rec in head for k in rec.extra}
+        if any(rec.format in ("line", "nt") for rec in head):
+            columns.add("rest")  # the rest of a line, where there is more than the grid
+        if keep_columns:
+            columns |= set(extra_columns(dict.fromkeys(columns, "")))
+        unknown = selector.unknown_names(columns)
+        if unknown:
+            fail(f"--where: unknown field {unknown[0]!r} (fields: {', '.join(WHERE_FIELDS)}, "
+                 f"or a column of the input: {', '.join(sorted(columns)) or 'none'})")
 
     # ---- resume
     cursor: ResumeCursor | None = None
     fields_out: list[str] | None = None
+    lock: OutputLock | None = None
+    settings = resume_settings(inputs, input_format.value, box, column, h, with_solution,
+                               dedupe, keep_columns, where, min_level, max_level)
     if output is not None:
+        try:  # a second run on the same output refuses at once
+            lock = OutputLock(output).acquire()
+        except OutputError as e:
+            fail(str(e))
         first_extra = extra_columns(head[0].extra) if (keep_columns and head) else {}
         fields_out = output_fields(with_solution, first_extra, dedupe)
         if resume and output.exists() and output.stat().st_size > 0:
+            diffs = settings_differences(output, settings, SETTING_LABELS)
+            if diffs:
+                fail(f"--resume: {output} was written with other settings ({'; '.join(diffs)}): "
+                     f"use the same settings, or --overwrite to start afresh")
             if output.suffix.lower() == ".csv":
                 have = existing_csv_header(output)
                 if have != fields_out:
@@ -464,6 +506,8 @@ def grade_command(
         fresh = not (resume and output.exists() and output.stat().st_size > 0)
         try:
             out_fh = output.open("w" if fresh else "a", encoding="utf-8", newline="")
+            if fresh or read_settings(output) is None:
+                write_settings(output, settings)
         except OSError as e:
             fail(f"--output {output}: cannot write: {e.strerror or e}")
         writer = ResultWriter(out_fh, "csv" if output.suffix.lower() == ".csv" else "jsonl",
@@ -568,6 +612,8 @@ def grade_command(
         bar.stop()
         if out_fh is not None:
             out_fh.close()
+        if lock is not None:
+            lock.release()
 
     # ---- the end
     if output is not None and sort is not None and not stats.interrupted:

@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .guard import guarded
+
 #: command name -> (module, attribute, kind) where kind is "command" for a
 #: function or "group" for a Typer app with sub-commands.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -109,20 +111,20 @@ def _single(name: str) -> Callable[[], None]:
             raise SystemExit(f"{name}: this command is not installed")
         obj, kind = loaded
         if kind == "group":
-            obj()
+            guarded(name, obj)
             return
         app = typer.Typer(add_completion=False, context_settings=_SETTINGS,
                           pretty_exceptions_enable=False)
         app.command(name, context_settings=_SETTINGS,
                     cls=getattr(obj, "command_class", None))(obj)
-        app(prog_name=name)
+        guarded(name, lambda: app(prog_name=name))
 
     return run
 
 
 def main() -> None:
     _fast_version(sys.argv[1:])
-    build_app()(prog_name="python -m grader")
+    guarded("grader", lambda: build_app()(prog_name="python -m grader"))
 
 
 grade_main = _single("grade")

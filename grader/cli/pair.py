@@ -15,10 +15,12 @@ import typer
 
 from ..engines import EngineError
 from ..engines.render import block_lines, draw, draw_rich, nt_line, side_by_side, token
+from ..files import OutputError, check_output_not_input, output_problem
 from ..formats import Grid, InputError, Record, iter_source
 from ..geometry import Geometry
 from ..pairs import (
     DEFAULT_PAIR_SOLVER,
+    check_pair_order,
     generate_pair,
     given_indices,
     is_pair_solution,
@@ -126,6 +128,10 @@ def solve_command(
     was counted), 1 when it has none or several, 2 on a usage error."""
     bx = box_option(box)
     check_output(output, overwrite)
+    try:  # never overwrite the input with the solution
+        check_output_not_input([file], [output], stdout_is_output=True)
+    except OutputError as e:
+        fail(str(e))
     rec, a, b = _read_pair(file, input_format.value, bx)
     lim = limit if limit is not None else (1000 if count else 2)
     try:
@@ -171,7 +177,8 @@ def _print_side_by_side(left: str, right: str) -> None:
 def generate_command(
     order: Annotated[int, typer.Option(
         "--order", "-k", min=2, max=6, metavar="K",
-        help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16, 5: 25x25).")] = 3,
+        help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16; 5 and 6 are "
+             "refused: they do not finish in reasonable time).")] = 3,
     seed: SeedOpt = None,
     output_format: Annotated[PairFormat, typer.Option(
         "--format", "-f", help="block (two blocks of rows), line (two lines) or nt "
@@ -198,8 +205,16 @@ def generate_command(
     random order, kept only when removing it would let another joint solution in.
     One SAT solver decides all removals through assumptions (selector literals),
     without being rebuilt.  Order 3 takes well under a second, order 4 a few
-    seconds; order 5 does not finish in reasonable time (see the README)."""
+    seconds; order 5 would not finish in reasonable time and is refused (see the README)."""
+    try:  # before any work: an order that cannot be done is refused with why
+        check_pair_order(order)
+    except ValueError as e:
+        fail(str(e))
     check_output(output, overwrite)
+    if output is not None:
+        problem = output_problem(output)
+        if problem:
+            fail(f"--output {output}: {problem}")
     seed = resolve_seed(seed, quiet, "pair generate")
     bar = None
     task = None

@@ -20,7 +20,8 @@ from rich.table import Table
 from ..board import Board
 from ..engines import ENGINES, EngineError, EngineResult, ExactEngine, get_engine, is_solution
 from ..engines.render import draw, draw_rich, in_record_format
-from ..formats import InputError, Record
+from ..files import OutputError, check_output_not_input, plot_path_problem
+from ..formats import InputError, Record, check_sources
 from ..formats import iter_sources as records
 from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
 from .options import (
@@ -336,7 +337,7 @@ def solve_command(
         "--sat-solver", metavar="NAME", rich_help_panel="sat engine",
         help="PySAT solver: cadical153 (default), glucose4, minisat22, lingeling, "
              "maplesat, ... (glucose and minisat can be interrupted by --time-limit "
-             "during a call, CaDiCaL only between calls).")] = None,
+             "during a call, CaDiCaL between conflict-budget slices).")] = None,
     encoding: Annotated[Encoding, typer.Option(
         "--encoding", rich_help_panel="sat engine",
         help="classic: a variable per cell and value, at least one and at most one value "
@@ -395,6 +396,16 @@ def solve_command(
         fail("--plot goes with --compare")
     if trace is not None and engine != "csp" and not compare:
         fail("--trace plots the AC-3 queue of the csp engine: add --engine csp")
+    for opt, pic in (("--plot", plot), ("--trace", trace)):
+        problem = plot_path_problem(pic) if pic is not None else None
+        if problem:
+            fail(f"{opt} {pic}: {problem}")
+    try:  # every input readable, no output that is an input: before any work
+        check_sources(inputs)
+        check_output_not_input(inputs, [output, output_pretty, dimacs, trace, plot],
+                               stdout_is_output=True)
+    except (InputError, OutputError) as e:
+        fail(str(e))
     names = _compare_names(compare) if compare else None
     check_output(output, overwrite)
     check_output(output_pretty, overwrite, "--output-pretty")

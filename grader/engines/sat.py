@@ -28,10 +28,10 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, islice
 from pathlib import Path
 from typing import IO, Any
 
@@ -290,9 +290,18 @@ def read_dimacs_map(path: str | Path) -> dict[int, tuple[int, int, int]]:
     return out
 
 
+#: CaDiCaL under a time limit: the first slice's conflict budget, then slices
+#: sized to last about this long (the deadline is checked between slices).
+FIRST_CONFLICT_BUDGET = 2000
+SLICE_SECONDS = 0.1
+#: Clauses are loaded into a solver this many at a time (the deadline is
+#: checked between chunks).
+LOAD_CHUNK = 50_000
+
+
 class _Interrupter:
     """Interrupts a PySAT solver when a deadline passes (where it can be
-    interrupted: CaDiCaL cannot, it is then only checked between calls)."""
+    interrupted: CaDiCaL cannot, it runs in conflict-budget slices instead)."""
 
     def __init__(self, solver: Solver, seconds: float | None) -> None:
         self.timer: threading.Timer | None = None
@@ -310,6 +319,17 @@ class _Interrupter:
     def cancel(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
+
+
+def _feed(s: Solver, clauses: Iterator[Sequence[int]], deadline: Deadline) -> bool:
+    """Add ``clauses`` to ``s`` in chunks of :data:`LOAD_CHUNK` until they are all
+    in (True) or the deadline passes (False: the rest stay in the iterator)."""
+    while not deadline.expired():
+        chunk = list(islice(clauses, LOAD_CHUNK))
+        if not chunk:
+            return True
+        s.append_formula(chunk)
+    return False
 
 
 class SatEngine(ExactEngine):
@@ -334,14 +354,15 @@ class SatEngine(ExactEngine):
         self.encoding = encoding
         self.incremental = incremental and encoding != "reduced"
         self.interruptible = not self.solver_name.startswith("cadical")
-        self._solvers: dict[Geometry, list[Any]] = {}  # geo -> [solver, next free variable]
+        # geo -> [solver, next free variable, clauses still to load (None: all loaded)]
+        self._solvers: dict[Geometry, list[Any]] = {}
 
     def encode(self, geo: Geometry, values: Sequence[int]) -> Encoding:
         return encode(geo, values, self.encoding)
 
     def close(self) -> None:
-        for s, _ in self._solvers.values():
-            s.delete()
+        for slot in self._solvers.values():
+            slot[0].delete()
         self._solvers.clear()
 
     def __del__(self) -> None:
@@ -351,8 +372,10 @@ class SatEngine(ExactEngine):
     def _call(self, s: Solver, assumptions: list[int], deadline: Deadline,
               limited: bool) -> bool | None:
         """One SAT call; None when interrupted by the deadline."""
-        if not (limited and self.interruptible):
+        if not limited:
             return bool(s.solve(assumptions=assumptions))
+        if not self.interruptible:
+            return self._call_in_slices(s, assumptions, deadline)
         intr = _Interrupter(s, deadline.remaining())
         try:
             sat = s.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -361,6 +384,38 @@ class SatEngine(ExactEngine):
         if sat is None:
             s.clear_interrupt()
         return sat
+
+    def _load(self, clauses: Iterable[Sequence[int]], deadline: Deadline) -> Solver | None:
+        """A new solver holding ``clauses``, loaded in chunks so that a deadline
+        is kept even for large grids (a 36x36 grid has over 3 million clauses);
+        None when the deadline passed first."""
+        s = Solver(name=self.solver_name)
+        if not _feed(s, iter(clauses), deadline):
+            s.delete()
+            return None
+        return s
+
+    @staticmethod
+    def _call_in_slices(s: Solver, assumptions: list[int], deadline: Deadline) -> bool | None:
+        """One SAT call of a solver that cannot be interrupted (CaDiCaL): run in
+        slices bounded by a conflict budget, each sized from the measured rate to
+        last about :data:`SLICE_SECONDS`, until an answer or the deadline."""
+        budget = FIRST_CONFLICT_BUDGET
+        while True:
+            left = deadline.remaining() or 0.0
+            if left <= 0:
+                return None
+            before = int((s.accum_stats() or {}).get("conflicts", 0))
+            t1 = time.perf_counter()
+            s.conf_budget(budget)
+            sat = s.solve_limited(assumptions=assumptions)
+            if sat is not None:
+                return bool(sat)
+            spent = max(time.perf_counter() - t1, 1e-4)
+            done = max(int((s.accum_stats() or {}).get("conflicts", 0)) - before, 1)
+            rate = done / spent
+            left = deadline.remaining() or 0.0
+            budget = max(100, int(rate * min(SLICE_SECONDS, left)))
 
     def solve(self, geo: Geometry, values: Sequence[int], limit: int = 2,
               time_limit: float | None = None) -> EngineResult:
@@ -375,15 +430,25 @@ class SatEngine(ExactEngine):
         if self.incremental:
             slot = self._solvers.get(geo)
             if slot is None:
-                slot = [Solver(name=self.solver_name, bootstrap_with=enc.base), enc.nvars + 1]
+                slot = [Solver(name=self.solver_name), enc.nvars + 1, iter(enc.base)]
                 self._solvers[geo] = slot
+            if slot[2] is not None:
+                # the clauses common to every grid of this shape: loading goes on
+                # where the last grid's deadline stopped it
+                if not _feed(slot[0], slot[2], deadline):
+                    return result(self.name, 0, (), 0, limit, t0, timed_out=True, **stats,
+                                  calls=0)
+                slot[2] = None
             s = slot[0]
             act = slot[1]
             slot[1] += 1
             assumptions = [u[0] for u in enc.units] + [act]
             before = s.accum_stats() or {}
         else:
-            s = Solver(name=self.solver_name, bootstrap_with=enc.base)
+            loaded = self._load(enc.base, deadline)
+            if loaded is None:
+                return result(self.name, 0, (), 0, limit, t0, timed_out=True, **stats, calls=0)
+            s = loaded
             s.append_formula(enc.units)
             act = 0
             assumptions = []

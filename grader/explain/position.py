@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..board import Board
-from ..formats import EMPTY_SYMBOLS, FORMATS, InputError, Record, iter_text
+from ..formats import BINARY_SNIFF_BYTES, EMPTY_SYMBOLS, FORMATS, InputError, Record, iter_text
 from ..geometry import SUPPORTED_SIZES, Geometry, default_box, geometry
 from .core import ExplainError, UsageError
 
@@ -220,10 +220,24 @@ def _pencil_positions(text: str, source: str, box: tuple[int, int] | None,
     return found or None
 
 
+def _decoded(data: bytes, source: str) -> str:
+    """The text of an input: binary data is refused; a line that is not UTF-8
+    keeps its place (its bad bytes become U+FFFD, so only that grid is
+    malformed)."""
+    at = data.find(b"\0", 0, BINARY_SNIFF_BYTES)
+    if at >= 0:
+        raise InputError(f"{source}: not a text file of grids (binary data: a NUL byte at "
+                         f"byte {at + 1})")
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def read_text(arg: str) -> tuple[str, str]:
     """(text, source name) of a file, ``-`` or an inline argument."""
     if arg == "-":
-        return sys.stdin.read(), "<stdin>"
+        buf = getattr(sys.stdin, "buffer", None)
+        if buf is None:
+            return sys.stdin.read(), "<stdin>"
+        return _decoded(buf.read(), "<stdin>"), "<stdin>"
     path = Path(arg)
     try:
         exists = path.exists()
@@ -231,9 +245,9 @@ def read_text(arg: str) -> tuple[str, str]:
         exists = False
     if exists:
         try:
-            return path.read_text(encoding="utf-8"), arg
-        except UnicodeDecodeError as e:
-            raise InputError(f"{arg}: not a UTF-8 text file ({e.reason} at byte {e.start})") from e
+            return _decoded(path.read_bytes(), arg), arg
+        except InputError:
+            raise
         except OSError as e:
             raise InputError(f"{arg}: cannot open: {e.strerror or e}") from e
     if "\n" not in arg and (arg.endswith((".txt", ".sdm", ".csv", ".jsonl")) or "/" in arg):
