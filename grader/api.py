@@ -154,12 +154,14 @@ def _walkthrough(grid: Any, hierarchy: Hierarchy | None, max_level: int | None,
         board = Board.from_values(grid.geo, grid.values)
         givens = None
     else:
+        short = grid if len(grid) <= 40 else grid[:37] + "..."
         try:
             pos = parse_position(grid.strip() + "\n", "<argument>", 1, box, input_format)
         except InputError:
-            short = grid if len(grid) <= 40 else grid[:37] + "..."
             raise ExplainError(f"malformed: no grid found in {short!r}") from None
         if isinstance(pos, Record):
+            if pos.error and pos.error.startswith("no grid"):
+                raise ExplainError(f"malformed: no grid found in {short!r}")
             raise ExplainError(f"malformed: {pos.error}")
         assert isinstance(pos, Position)
         board, givens, pencil = pos.board, pos.givens, pos.pencil
