@@ -1,0 +1,118 @@
+"""Unique rectangles (types 1-4, 4.5-4.8) and jellyfish (5.2).
+
+A unique rectangle: four open cells in two rows, two columns and two blocks
+that all hold digits a and b.  Were they all reduced to {a, b}, the two
+digits could swap and the grid would have two solutions; the grids rated
+here have one, so some cell keeps another digit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from .hint import Hint, Position, bits
+
+
+def _rectangles(pos: Position) -> Iterator[tuple[int, int, int, int]]:
+    """Corners (r1c1, r1c2, r2c1, r2c2) of open rectangles on two blocks."""
+    geo = pos.geo
+    n, op = geo.n, pos.open
+    blk = geo.cell_block
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            cells = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            if any(not op >> c & 1 for c in cells):
+                continue
+            if len({blk[c] for c in cells}) == 2:
+                yield cells
+
+
+def _shared_units(pos: Position, a: int, b: int) -> list[int]:
+    return [u for u in pos.geo.cell_regions[a] if u in pos.geo.cell_regions[b]]
+
+
+def unique_rectangles(pos: Position) -> Iterator[Hint]:
+    cands = pos.cands
+    for rect in _rectangles(pos):
+        common = cands[rect[0]] & cands[rect[1]] & cands[rect[2]] & cands[rect[3]]
+        if common.bit_count() < 2:
+            continue
+        for da, db in combinations(list(bits(common)), 2):
+            ab = 1 << da | 1 << db
+            yield from _rectangle(pos, rect, ab, da + 1, db + 1)
+
+
+def _rectangle(pos: Position, rect: tuple[int, int, int, int], ab: int, a: int, b: int,
+               ) -> Iterator[Hint]:
+    cands = pos.cands
+    floor = [c for c in rect if cands[c] == ab]
+    roof = [c for c in rect if cands[c] != ab]
+    if len(floor) == 3:
+        (c,) = roof
+        yield Hint("unique rectangle type 1", 45, (), ((c, a), (c, b)), rect)
+        return
+    if len(floor) != 2:
+        return
+    r1, r2 = roof
+    shared = _shared_units(pos, r1, r2)
+    if not shared:
+        return
+    extra = (cands[r1] | cands[r2]) & ~ab
+    if extra.bit_count() == 1 and cands[r1] == cands[r2]:
+        d = extra.bit_length()
+        elim = pos.elims(pos.m.peer[r1] & pos.m.peer[r2], d)
+        if elim:
+            yield Hint("unique rectangle type 2", 45, (), elim, rect)
+    for u in shared:
+        for keep, drop in ((a, b), (b, a)):
+            if pos.places(u, keep) == (1 << r1 | 1 << r2):
+                yield Hint("unique rectangle type 4", 45, (), ((r1, drop), (r2, drop)), rect)
+    if extra.bit_count() >= 2:
+        yield from _type3(pos, rect, r1, r2, extra, shared)
+
+
+def _type3(pos: Position, rect: tuple[int, int, int, int], r1: int, r2: int, extra: int,
+           shared: list[int]) -> Iterator[Hint]:
+    cands = pos.cands
+    for u in shared:
+        others = [c for c in bits(pos.m.unit[u] & pos.open) if c not in (r1, r2)]
+        for m in range(1, min(4, len(others))):
+            for group in combinations(others, m):
+                union = extra
+                for c in group:
+                    union |= cands[c]
+                if union.bit_count() != m + 1:
+                    continue
+                elim = tuple((c, d + 1) for c in others if c not in group
+                             for d in bits(cands[c] & union))
+                if elim:
+                    yield Hint("unique rectangle type 3", 45 + m, (), elim, (*rect, *group))
+
+
+def jellyfish(pos: Position) -> Iterator[Hint]:
+    """Four rows (columns) where a digit's places lie in four columns (rows):
+    it leaves the rest of those columns (rows)."""
+    n = pos.n
+    for d in range(1, n + 1):
+        dm = pos.dm[d]
+        for base_kind in (0, 1):
+            lines = []
+            for i in range(n):
+                u = base_kind * n + i
+                p = dm & pos.m.unit[u]
+                cover = 0
+                for c in bits(p):
+                    cover |= 1 << (c % n if base_kind == 0 else c // n)
+                if 2 <= cover.bit_count() <= 4:
+                    lines.append((i, cover, p))
+            for quad in combinations(lines, 4):
+                cover = quad[0][1] | quad[1][1] | quad[2][1] | quad[3][1]
+                if cover.bit_count() != 4:
+                    continue
+                base = quad[0][2] | quad[1][2] | quad[2][2] | quad[3][2]
+                coverm = 0
+                for j in bits(cover):
+                    coverm |= pos.m.unit[(1 - base_kind) * n + j]
+                elim = pos.elims(coverm & ~base, d)
+                if elim:
+                    yield Hint("jellyfish", 52, (), elim, tuple(bits(base)))
