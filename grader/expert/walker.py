@@ -11,14 +11,15 @@ fires, the engine's own trial step rates the position at
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .. import native
 from ..board import Board
-from ..engine import Engine
+from ..engine import Engine, SoundnessError
 from ..propagate import fixpoint
 from ..rule import Rule
+from . import accel
 from .chains import StaticGraph, chains_and_cycles, multiple_chains
 from .dynamic import Dynamic, nishio
 from .hint import Hint, Position
@@ -102,12 +103,37 @@ class Walk:
 
 def first_family(board: Board) -> tuple[str, list[Hint]] | None:
     """The first family with a useful hint on ``board`` and all its hints."""
+    if accel.available(board):
+        got = accel.first_family(board)
+        if got is None:
+            return None
+        fam, raw = got
+        hints = [h for h in raw if useful(board, h)]
+        if hints:
+            return FAMILIES[fam][0], hints
+        # pragma: no cover - every hint the accelerator gives is useful
+    return first_family_python(board)
+
+
+def first_family_python(board: Board) -> tuple[str, list[Hint]] | None:
+    """:func:`first_family` in pure Python."""
     ctx = Context(board)
     for name, finder in FAMILIES:
         hints = [h for h in finder(ctx) if useful(board, h)]
         if hints:
             return name, hints
     return None
+
+
+def check_hint(hint: Hint, solution: Sequence[int]) -> None:
+    """Raise :class:`SoundnessError` if ``hint`` disagrees with ``solution``."""
+    for c, d in hint.placements:
+        if solution[c] != d:
+            raise SoundnessError(f"{hint.family} places {d} in cell {c}; the solution has "
+                                 f"{solution[c]}")
+    for c, d in hint.eliminations:
+        if solution[c] == d:
+            raise SoundnessError(f"{hint.family} removes {d} from cell {c}, its solution")
 
 
 def useful(board: Board, hint: Hint) -> bool:
@@ -139,8 +165,12 @@ class Rater:
         if bad:
             raise AssertionError("the expert walk reached a contradiction")
 
-    def walk(self, board: Board, limit: int = 500) -> Walk:
-        """Rate ``board`` (a copy is walked); its solution must be unique."""
+    def walk(self, board: Board, limit: int = 500,
+             solution: Sequence[int] | None = None) -> Walk:
+        """Rate ``board`` (a copy is walked); its solution must be unique.
+
+        Debug mode: with ``solution``, every hint found is checked against it
+        (a :class:`~grader.engine.SoundnessError` on the first that disagrees)."""
         work = board.copy()
         work.solution = board.solution
         walk = Walk()
@@ -153,6 +183,9 @@ class Rater:
                     return walk
             else:
                 name, hints = found
+                if solution is not None:
+                    for h in hints:
+                        check_hint(h, solution)
                 easiest = min(hints, key=lambda h: h.rating)
                 top = max(walk.rating, easiest.rating)
                 chosen = [h for h in hints if h.rating <= top]
