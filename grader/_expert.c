@@ -75,7 +75,7 @@ typedef struct {
 enum {
     N_SKYSCRAPER, N_KITE, N_TURBOT, N_SLC3, N_SLC4, N_XY, N_XYZ, N_UR1, N_UR2, N_UR3, N_UR4,
     N_JELLY, N_WXYZ, N_VWXYZ, N_UVWXYZ, N_BUG, N_APE, N_XCHAIN, N_FORCING, N_YCYCLE, N_NISHIO,
-    N_CELLF, N_REGIONF, N_DYNCON, N_DYNCELL, N_DYNREGION
+    N_CELLF, N_REGIONF, N_DYNCON, N_DYNCELL, N_DYNREGION, N_TUVWXYZ, N_NQUAD, N_HQUAD, N_ATE, N_BUG2
 };
 
 static int length_tenths(int facts) {
@@ -321,7 +321,7 @@ static int als_rating(int nd, int largest) {
         int e = 2 - abs(3 - largest);
         return 62 + (e > 0 ? e : 0);
     }
-    return 66;
+    return nd == 6 ? 66 : 75;
 }
 
 static void als_group(Pos *P, int nd, const int *group, int size, const int *biv, int nb) {
@@ -349,7 +349,7 @@ static void als_group(Pos *P, int nd, const int *group, int size, const int *biv
             if (ne) {
                 for (int j = 0; j < size; j++) cells[j] = group[j];
                 cells[size] = w;
-                emit(P, nd == 4 ? N_WXYZ : nd == 5 ? N_VWXYZ : N_UVWXYZ, als_rating(nd, largest),
+                emit(P, nd == 4 ? N_WXYZ : nd == 5 ? N_VWXYZ : nd == 6 ? N_UVWXYZ : N_TUVWXYZ, als_rating(nd, largest),
                      NULL, 0, ev, ne, cells, size + 1, NULL, 0);
             }
         }
@@ -408,6 +408,36 @@ static void bug_plus_one(Pos *P) {
             emit(P, N_BUG, 56, pl, 1, NULL, 0, &extra, 1, NULL, 0);
             return;
         }
+    }
+}
+
+static void bug_type2(Pos *P) {
+    int extra[NC], ne = 0, common = 0x1ff;
+    cm_t em = 0;
+    for (cm_t m = P->open; m; m &= m - 1) {
+        int c = low(m), k = __builtin_popcount(P->cands[c]);
+        if (k == 2) continue;
+        if (k != 3) return;
+        extra[ne++] = c;
+        em |= B(c);
+        common &= P->cands[c];
+    }
+    if (ne < 2) return;
+    for (int d0 = 0; d0 < 9; d0++) {
+        if (!(common >> d0 & 1)) continue;
+        int ok = 1;
+        for (int u = 0; u < NU && ok; u++)
+            for (int e = 1; e <= 9; e++) {
+                cm_t x = P->dm[e] & UNIT[u];
+                if (e == d0 + 1) x &= ~em;
+                int k = pc(x);
+                if (k != 0 && k != 2) { ok = 0; break; }
+            }
+        if (!ok) continue;
+        cm_t see = ~(cm_t)0;
+        for (int i = 0; i < ne; i++) see &= PEER[extra[i]];
+        int ev[2 * NC], n = elims(P, see, d0 + 1, ev);
+        if (n) emit(P, N_BUG2, 57, NULL, 0, ev, n, extra, ne, NULL, 0);
     }
 }
 
@@ -936,7 +966,7 @@ static void propagate(Pos *P, int start, int digit, Branch *br, int keep) {
                 int gone = P->cands[c] & ~left;
                 for (int e = 0; e < 9; e++)
                     if ((gone >> e & 1) && DER[(c * 9 + e) * 2]) anc_or(a, ANC[(c * 9 + e) * 2]);
-                if (!left) { br->conflict = anc_count(a); goto done; }
+                if (!left) { br->conflict = anc_count(a) + 1; goto done; }
                 derive((c * 9 + blen(left) - 1) * 2 + 1, a, queue, &tail);
             }
         }
@@ -950,7 +980,7 @@ static void propagate(Pos *P, int start, int digit, Branch *br, int keep) {
                 int g = (low(t) * 9 + d0) * 2;
                 if (DER[g]) anc_or(a, ANC[g]);
             }
-            if (!left) { br->conflict = anc_count(a); goto done; }
+            if (!left) { br->conflict = anc_count(a) + 1; goto done; }
             derive((low(left) * 9 + d0) * 2 + 1, a, queue, &tail);
         }
     }
@@ -1053,9 +1083,122 @@ static void dynamic(Pos *P) {
         }
 }
 
+/* ----------------------------------------------- quads, aligned triplets */
+
+static void naked_quads(Pos *P) {
+    for (int u = 0; u < NU; u++) {
+        int opens[9], no = 0, small[9], ns = 0;
+        for (cm_t m = UNIT[u] & P->open; m; m &= m - 1) {
+            int c = low(m);
+            opens[no++] = c;
+            if (__builtin_popcount(P->cands[c]) <= 4) small[ns++] = c;
+        }
+        for (int a = 0; a < ns; a++)
+            for (int b = a + 1; b < ns; b++)
+                for (int c = b + 1; c < ns; c++)
+                    for (int e = c + 1; e < ns; e++) {
+                        int g[4] = {small[a], small[b], small[c], small[e]};
+                        int uni = P->cands[g[0]] | P->cands[g[1]] | P->cands[g[2]] | P->cands[g[3]];
+                        if (__builtin_popcount(uni) != 4) continue;
+                        int ev[2 * 9 * 9], ne = 0;
+                        for (int k = 0; k < no; k++) {
+                            int x = opens[k];
+                            if (x == g[0] || x == g[1] || x == g[2] || x == g[3]) continue;
+                            for (int d = 0; d < 9; d++)
+                                if ((P->cands[x] & uni) >> d & 1) { ev[2 * ne] = x; ev[2 * ne + 1] = d + 1; ne++; }
+                        }
+                        if (ne) emit(P, N_NQUAD, 50, NULL, 0, ev, ne, g, 4, NULL, 0);
+                    }
+    }
+}
+
+static void hidden_quads(Pos *P) {
+    for (int u = 0; u < NU; u++) {
+        int digits[9], nd = 0;
+        for (int d = 1; d <= 9; d++) {
+            int k = pc(P->dm[d] & UNIT[u]);
+            if (k >= 2 && k <= 4) digits[nd++] = d;
+        }
+        for (int a = 0; a < nd; a++)
+            for (int b = a + 1; b < nd; b++)
+                for (int c = b + 1; c < nd; c++)
+                    for (int e = c + 1; e < nd; e++) {
+                        int q[4] = {digits[a], digits[b], digits[c], digits[e]}, keep = 0;
+                        cm_t places = 0;
+                        for (int i = 0; i < 4; i++) {
+                            places |= P->dm[q[i]] & UNIT[u];
+                            keep |= 1 << (q[i] - 1);
+                        }
+                        if (pc(places) != 4) continue;
+                        int ev[2 * 4 * 9], ne = 0, cells[4], nc = 0;
+                        for (cm_t t = places; t; t &= t - 1) {
+                            int x = low(t);
+                            cells[nc++] = x;
+                            for (int d = 0; d < 9; d++)
+                                if ((P->cands[x] & ~keep) >> d & 1) { ev[2 * ne] = x; ev[2 * ne + 1] = d + 1; ne++; }
+                        }
+                        if (ne) emit(P, N_HQUAD, 54, NULL, 0, ev, ne, cells, 4, NULL, 0);
+                    }
+    }
+}
+
+static void triplet(Pos *P, int c1, int c2, int c3, cm_t common) {
+    int sets[NC], ns = 0;
+    for (cm_t t = common; t; t &= t - 1) sets[ns++] = P->cands[low(t)];
+    int s12 = has(PEER[c1], c2), s13 = has(PEER[c1], c3), s23 = has(PEER[c2], c3);
+    int ok1 = 0, ok2 = 0, ok3 = 0;
+    for (int a = 0; a < 9; a++) {
+        if (!(P->cands[c1] >> a & 1)) continue;
+        for (int b = 0; b < 9; b++) {
+            if (!(P->cands[c2] >> b & 1) || (s12 && a == b)) continue;
+            for (int c = 0; c < 9; c++) {
+                if (!(P->cands[c3] >> c & 1) || (s13 && a == c) || (s23 && b == c)) continue;
+                int m = (1 << a) | (1 << b) | (1 << c), hit = 0;
+                for (int k = 0; k < ns && !hit; k++)
+                    if (!(sets[k] & ~m)) hit = 1;
+                if (hit) continue;
+                ok1 |= 1 << a;
+                ok2 |= 1 << b;
+                ok3 |= 1 << c;
+            }
+        }
+    }
+    int gone[54], ng = 0, cs[3] = {c1, c2, c3}, oks[3] = {ok1, ok2, ok3};
+    for (int i = 0; i < 3; i++)
+        for (int d = 0; d < 9; d++)
+            if ((P->cands[cs[i]] & ~oks[i]) >> d & 1) { gone[2 * ng] = cs[i]; gone[2 * ng + 1] = d + 1; ng++; }
+    if (ng) {
+        int cells[NC], nc = 0;
+        cells[nc++] = c1;
+        cells[nc++] = c2;
+        cells[nc++] = c3;
+        for (cm_t t = common; t; t &= t - 1) cells[nc++] = low(t);
+        emit(P, N_ATE, 75, NULL, 0, gone, ng, cells, nc, NULL, 0);
+    }
+}
+
+static void aligned_triplets(Pos *P) {
+    int opens[NC], no = 0;
+    cm_t excl = 0;
+    for (cm_t m = P->open; m; m &= m - 1) {
+        int c = low(m), k = __builtin_popcount(P->cands[c]);
+        opens[no++] = c;
+        if (k >= 2 && k <= 3) excl |= B(c);
+    }
+    for (int i = 0; i < no; i++)
+        for (int j = i + 1; j < no; j++) {
+            cm_t c12 = PEER[opens[i]] & PEER[opens[j]] & excl;
+            if (pc(c12) < 2) continue;
+            for (int k = j + 1; k < no; k++) {
+                cm_t common = c12 & PEER[opens[k]];
+                if (pc(common) >= 2) triplet(P, opens[i], opens[j], opens[k], common);
+            }
+        }
+}
+
 /* ------------------------------------------------------------------ module */
 
-#define NFAMILIES 16
+#define NFAMILIES 20
 
 static void run_family(Pos *P, int fam) {
     switch (fam) {
@@ -1066,7 +1209,10 @@ static void run_family(Pos *P, int fam) {
     case 4: jellyfish(P); break;
     case 5: strong_links(P, 3); break;
     case 6: als_wings(P, 4); break;
-    case 7: bug_plus_one(P); break;
+    case 7:
+        bug_plus_one(P);
+        bug_type2(P);
+        break;
     case 8: strong_links(P, 4); break;
     case 9: als_wings(P, 5); break;
     case 10: aligned_pairs(P); break;
@@ -1078,13 +1224,18 @@ static void run_family(Pos *P, int fam) {
     case 13: nishio(P); break;
     case 14: multiple_chains(P, G); break;
     case 15: dynamic(P); break;
+    case 16: als_wings(P, 7); break;
+    case 17: naked_quads(P); break;
+    case 18: hidden_quads(P); break;
+    case 19: aligned_triplets(P); break;
     }
 }
 
 static PyObject *first_family(PyObject *self, PyObject *args) {
     PyObject *seq;
-    int first = 0;
-    if (!PyArg_ParseTuple(args, "O|i", &seq, &first)) return NULL;
+    int first = 0, last = NFAMILIES;
+    if (!PyArg_ParseTuple(args, "O|ii", &seq, &first, &last)) return NULL;
+    if (last > NFAMILIES) last = NFAMILIES;
     PyObject *fast = PySequence_Fast(seq, "cands must be a sequence");
     if (!fast) return NULL;
     if (PySequence_Fast_GET_SIZE(fast) != NC) {
@@ -1113,7 +1264,7 @@ static PyObject *first_family(PyObject *self, PyObject *args) {
     int built = 0;
     PyObject *result = Py_None;
     Py_INCREF(Py_None);
-    for (int fam = first; fam < NFAMILIES; fam++) {
+    for (int fam = first; fam < last; fam++) {
         P.out = PyList_New(0);
         if (!P.out) break;
         if ((fam == 12 || fam == 14) && !built) { build_graph(&P, G); built = 1; }
@@ -1135,8 +1286,8 @@ static PyObject *first_family(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"first_family", first_family, METH_VARARGS,
-     "first_family(cands, first=0): (family index, [hints]) of the first family, from "
-     "index first, with a hint on a 9x9 position, or None."},
+     "first_family(cands, first=0, last=17): (family number, [hints]) of the first "
+     "family, numbers first to last - 1, with a hint on a 9x9 position, or None."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_expert",

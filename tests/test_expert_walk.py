@@ -88,9 +88,9 @@ def _compare(rater: walker.Rater, grids: list[tuple[str, float]]) -> int:
 
     def both(board: Board) -> tuple[str, list] | None:
         nonlocal seen
-        got = accel.first_family(board)
+        got = original(board)
         py = walker.first_family_python(board)
-        assert (None if got is None else (walker.FAMILIES[got[0]][0], got[1])) == py
+        assert got == py
         seen += 1
         return py
 

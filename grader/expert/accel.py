@@ -29,6 +29,8 @@ NAMES = (
     "WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "BUG+1", "aligned pair exclusion", "X-chain",
     "forcing chain", "Y-cycle", "Nishio", "cell forcing chains", "region forcing chains",
     "dynamic contradiction chain", "dynamic cell forcing chains", "dynamic region forcing chains",
+    "TUVWXYZ-Wing", "naked quad", "hidden quad", "aligned triplet exclusion",
+    "BUG type 2",
 )
 
 
@@ -38,9 +40,11 @@ def available(board: Board) -> bool:
             and board.geo.b == 3)
 
 
-def first_family(board: Board) -> tuple[int, list[Hint]] | None:
-    """(family index, hints) of the first family with a hint, or None."""
-    got = _mod.first_family(board.cands)
+def first_family(board: Board, first: int = 0, last: int = 20,
+                 ) -> tuple[int, list[Hint]] | None:
+    """(C family number, hints) of the first family with a hint among the
+    accelerator's families ``first`` to ``last - 1``, or None."""
+    got = _mod.first_family(board.cands, first, last)
     if got is None:
         return None
     fam, raw = got

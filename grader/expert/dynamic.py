@@ -16,13 +16,17 @@ from .hint import Hint, Position, bits, length_tenths
 
 class Branch:
     """What one assumption reaches: ``anc[f]`` for every derived fact f, or
-    ``conflict``, the ancestors of the first contradiction."""
+    ``conflict``, the ancestors of the first contradiction, and ``size``, the
+    facts that make it: its ancestors, plus one when a cell or a unit is left
+    empty (the last candidate or place turns on and off at once, as Sudoku
+    Explainer counts it)."""
 
-    __slots__ = ("anc", "conflict")
+    __slots__ = ("anc", "conflict", "size")
 
     def __init__(self) -> None:
         self.anc: dict[int, int] = {}
         self.conflict = 0
+        self.size = 0
 
 
 def propagate(pos: Position, start: int, digit: int = 0) -> Branch:
@@ -45,6 +49,7 @@ def propagate(pos: Position, start: int, digit: int = 0) -> Branch:
         if f & 1:
             if not cands[c] >> d0 & 1:
                 br.conflict = anc[f] | anc.get(f ^ 1, 0)
+                br.size = br.conflict.bit_count()
                 return br
             a = anc[f]
             kill = 0 if digit else cands[c] & ~(1 << d0)
@@ -65,6 +70,7 @@ def propagate(pos: Position, start: int, digit: int = 0) -> Branch:
             continue
         if (f | 1) in anc:
             br.conflict = anc[f] | anc[f | 1]
+            br.size = br.conflict.bit_count()
             return br
         cands[c] &= ~(1 << d0)
         if not digit:
@@ -75,6 +81,7 @@ def propagate(pos: Position, start: int, digit: int = 0) -> Branch:
                     a |= anc.get((c * n + e) * 2, 0)
                 if not left:
                     br.conflict = a
+                    br.size = a.bit_count() + 1
                     return br
                 g = (c * n + left.bit_length() - 1) * 2 + 1
                 if g not in anc:
@@ -94,6 +101,7 @@ def propagate(pos: Position, start: int, digit: int = 0) -> Branch:
                 a |= anc.get((q * n + d0) * 2, 0)
             if not left:
                 br.conflict = a
+                br.size = a.bit_count() + 1
                 return br
             g = ((left.bit_length() - 1) * n + d0) * 2 + 1
             if g not in anc:
@@ -110,7 +118,7 @@ def nishio(pos: Position) -> Iterator[Hint]:
         for d0 in bits(pos.cands[c]):
             br = propagate(pos, (c * n + d0) * 2 + 1, d0 + 1)
             if br.conflict:
-                yield Hint("Nishio", 75 + length_tenths(br.conflict.bit_count()), (),
+                yield Hint("Nishio", 75 + length_tenths(br.size), (),
                            ((c, d0 + 1),), (c,))
 
 
@@ -138,7 +146,7 @@ class Dynamic:
                 br = self.branch((c * n + d0) * 2 + 1)
                 if br.conflict:
                     yield Hint("dynamic contradiction chain",
-                               85 + length_tenths(br.conflict.bit_count()), (),
+                               85 + length_tenths(br.size), (),
                                ((c, d0 + 1),), (c,))
         for c in bits(pos.open):
             if pos.cands[c].bit_count() == 2:

@@ -116,3 +116,38 @@ def jellyfish(pos: Position) -> Iterator[Hint]:
                 elim = pos.elims(coverm & ~base, d)
                 if elim:
                     yield Hint("jellyfish", 52, (), elim, tuple(bits(base)))
+
+
+def naked_quads(pos: Position) -> Iterator[Hint]:
+    """Four cells of a unit holding four digits together: the digits leave the
+    unit's other cells (5.0)."""
+    cands = pos.cands
+    for um in pos.m.unit:
+        opens = list(bits(um & pos.open))
+        small = [c for c in opens if cands[c].bit_count() <= 4]
+        for group in combinations(small, 4):
+            union = cands[group[0]] | cands[group[1]] | cands[group[2]] | cands[group[3]]
+            if union.bit_count() != 4:
+                continue
+            elim = tuple((c, d + 1) for c in opens if c not in group
+                         for d in bits(cands[c] & union))
+            if elim:
+                yield Hint("naked quad", 50, (), elim, group)
+
+
+def hidden_quads(pos: Position) -> Iterator[Hint]:
+    """Four digits whose places in a unit are four cells: the cells lose their
+    other digits (5.4)."""
+    cands = pos.cands
+    for um in pos.m.unit:
+        digits = [d for d in range(1, pos.n + 1) if 2 <= (pos.dm[d] & um).bit_count() <= 4]
+        for quad in combinations(digits, 4):
+            places = 0
+            for d in quad:
+                places |= pos.dm[d] & um
+            if places.bit_count() != 4:
+                continue
+            keep = sum(1 << (d - 1) for d in quad)
+            elim = tuple((c, e + 1) for c in bits(places) for e in bits(cands[c] & ~keep))
+            if elim:
+                yield Hint("hidden quad", 54, (), elim, tuple(bits(places)))

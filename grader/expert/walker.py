@@ -24,8 +24,9 @@ from .chains import StaticGraph, chains_and_cycles, multiple_chains
 from .dynamic import Dynamic, nishio
 from .hint import Hint, Position
 from .links import strong_link_chains
-from .rectangles import jellyfish, unique_rectangles
-from .wings import (aligned_pair_exclusions, als_wings, bug_plus_one, xy_wings, xyz_wings)
+from .rectangles import hidden_quads, jellyfish, naked_quads, unique_rectangles
+from .wings import (aligned_pair_exclusions, aligned_triplet_exclusions, als_wings,
+                    bugs, xy_wings, xyz_wings)
 
 #: The rated sizes: Sudoku Explainer's scale is about 9x9 grids.
 RATED_SIZES = (9,)
@@ -54,25 +55,45 @@ class Context:
 
 Finder = Callable[[Context], Iterator[Hint]]
 
-#: The families in the order they are tried (Sukaku Explainer's order).
-FAMILIES: tuple[tuple[str, Finder], ...] = (
-    ("strong-link chain, 2 links", lambda x: strong_link_chains(x.pos, 2)),
-    ("XY-Wing", lambda x: xy_wings(x.pos)),
-    ("XYZ-Wing", lambda x: xyz_wings(x.pos)),
-    ("unique rectangle", lambda x: unique_rectangles(x.pos)),
-    ("jellyfish", lambda x: jellyfish(x.pos)),
-    ("strong-link chain, 3 links", lambda x: strong_link_chains(x.pos, 3)),
-    ("WXYZ-Wing", lambda x: als_wings(x.pos, 4)),
-    ("BUG+1", lambda x: bug_plus_one(x.pos)),
-    ("strong-link chain, 4 links", lambda x: strong_link_chains(x.pos, 4)),
-    ("VWXYZ-Wing", lambda x: als_wings(x.pos, 5)),
-    ("aligned pair exclusion", lambda x: aligned_pair_exclusions(x.pos)),
-    ("UVWXYZ-Wing", lambda x: als_wings(x.pos, 6)),
-    ("chains and cycles", lambda x: chains_and_cycles(x.pos, x.graph)),
-    ("Nishio", lambda x: nishio(x.pos)),
-    ("multiple chains", lambda x: multiple_chains(x.pos, x.graph)),
-    ("dynamic chains", lambda x: x.dynamic.hints()),
+#: The families in the order they are tried (Sukaku Explainer's order), with
+#: their number in the C accelerator (-1: Python only).
+FAMILIES: tuple[tuple[str, Finder, int], ...] = (
+    ("strong-link chain, 2 links", lambda x: strong_link_chains(x.pos, 2), 0),
+    ("XY-Wing", lambda x: xy_wings(x.pos), 1),
+    ("XYZ-Wing", lambda x: xyz_wings(x.pos), 2),
+    ("unique rectangle", lambda x: unique_rectangles(x.pos), 3),
+    ("naked quad", lambda x: naked_quads(x.pos), 17),
+    ("jellyfish", lambda x: jellyfish(x.pos), 4),
+    ("hidden quad", lambda x: hidden_quads(x.pos), 18),
+    ("strong-link chain, 3 links", lambda x: strong_link_chains(x.pos, 3), 5),
+    ("WXYZ-Wing", lambda x: als_wings(x.pos, 4), 6),
+    ("BUG", lambda x: bugs(x.pos), 7),
+    ("strong-link chain, 4 links", lambda x: strong_link_chains(x.pos, 4), 8),
+    ("VWXYZ-Wing", lambda x: als_wings(x.pos, 5), 9),
+    ("aligned pair exclusion", lambda x: aligned_pair_exclusions(x.pos), 10),
+    ("UVWXYZ-Wing", lambda x: als_wings(x.pos, 6), 11),
+    ("chains and cycles", lambda x: chains_and_cycles(x.pos, x.graph), 12),
+    ("aligned triplet exclusion", lambda x: aligned_triplet_exclusions(x.pos), 19),
+    ("TUVWXYZ-Wing", lambda x: als_wings(x.pos, 7), 16),
+    ("Nishio", lambda x: nishio(x.pos), 13),
+    ("multiple chains", lambda x: multiple_chains(x.pos, x.graph), 14),
+    ("dynamic chains", lambda x: x.dynamic.hints(), 15),
 )
+
+
+def _segments() -> list[tuple[int, int, int]]:
+    """Runs of FAMILIES: (start, end, C index of the start or -1), a run
+    being one Python-only family or families with consecutive C numbers."""
+    out: list[tuple[int, int, int]] = []
+    for i, (_, _, cidx) in enumerate(FAMILIES):
+        if out and cidx >= 0 and out[-1][2] >= 0 and out[-1][2] + i - out[-1][0] == cidx:
+            out[-1] = (out[-1][0], i + 1, out[-1][2])
+        else:
+            out.append((i, i + 1, cidx))
+    return out
+
+
+SEGMENTS = _segments()
 
 NESTED = 90  # 9.0, plus 0.5 per nesting level beyond the first
 
@@ -103,22 +124,30 @@ class Walk:
 
 def first_family(board: Board) -> tuple[str, list[Hint]] | None:
     """The first family with a useful hint on ``board`` and all its hints."""
-    if accel.available(board):
-        got = accel.first_family(board)
-        if got is None:
-            return None
-        fam, raw = got
-        hints = [h for h in raw if useful(board, h)]
+    if not accel.available(board):
+        return first_family_python(board)
+    ctx: Context | None = None
+    for start, end, cidx in SEGMENTS:
+        if cidx >= 0:
+            got = accel.first_family(board, cidx, cidx + end - start)
+            if got is None:
+                continue
+            fam, raw = got
+            name = FAMILIES[start + fam - cidx][0]
+            hints = [h for h in raw if useful(board, h)]
+        else:
+            ctx = ctx or Context(board)
+            name = FAMILIES[start][0]
+            hints = [h for h in FAMILIES[start][1](ctx) if useful(board, h)]
         if hints:
-            return FAMILIES[fam][0], hints
-        # pragma: no cover - every hint the accelerator gives is useful
-    return first_family_python(board)
+            return name, hints
+    return None
 
 
 def first_family_python(board: Board) -> tuple[str, list[Hint]] | None:
     """:func:`first_family` in pure Python."""
     ctx = Context(board)
-    for name, finder in FAMILIES:
+    for name, finder, _ in FAMILIES:
         hints = [h for h in finder(ctx) if useful(board, h)]
         if hints:
             return name, hints
@@ -152,12 +181,20 @@ def _apply(board: Board, hints: list[Hint]) -> None:
             board.cands[c] &= ~(1 << (d - 1))
 
 
+def is_quad(rule: Rule) -> bool:
+    """Naked and hidden subsets of four and more: Sudoku Explainer rates quads
+    (5.0 and 5.4), so the walk leaves these rules out of its propagation and
+    tries quads as families (larger subsets are quads of the other kind)."""
+    return (rule.family in ("naked-subset", "hidden-subset")
+            and int(rule.params.get("min_size", 2)) >= 4)
+
+
 class Rater:
     """Walks grids for one engine (its levels 1-12 propagate)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.plain: tuple[Rule, ...] = engine.base
+        self.plain: tuple[Rule, ...] = tuple(r for r in engine.base if not is_quad(r))
 
     def settle(self, board: Board) -> None:
         prog = native.program(self.plain)

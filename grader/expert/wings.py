@@ -1,5 +1,6 @@
 """Wings and other small patterns: XY-Wing (4.2), XYZ-Wing (4.4), the
-ALS-wings WXYZ (5.5 / 5.6), VWXYZ (6.2-6.4) and UVWXYZ (6.6), BUG+1 (5.6)
+ALS-wings WXYZ (5.5 / 5.6), VWXYZ (6.2-6.4), UVWXYZ (6.6) and TUVWXYZ (7.5),
+BUG+1 (5.6)
 and aligned pair exclusion (6.2)."""
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def xyz_wings(pos: Position) -> Iterator[Hint]:
                 yield Hint("XYZ-Wing", 44, (), elim, (p, q1, q2))
 
 
-ALS_WING_NAMES = {4: "WXYZ-Wing", 5: "VWXYZ-Wing", 6: "UVWXYZ-Wing"}
+ALS_WING_NAMES = {4: "WXYZ-Wing", 5: "VWXYZ-Wing", 6: "UVWXYZ-Wing", 7: "TUVWXYZ-Wing"}
 
 
 def _als_wing_rating(ndigits: int, largest: int) -> int:
@@ -60,7 +61,7 @@ def _als_wing_rating(ndigits: int, largest: int) -> int:
         return 56 if largest == 3 else 55
     if ndigits == 5:
         return 62 + max(0, 2 - abs(3 - largest))
-    return 66
+    return 66 if ndigits == 6 else 75
 
 
 def als_wings(pos: Position, ndigits: int) -> Iterator[Hint]:
@@ -148,3 +149,79 @@ def aligned_pair_exclusions(pos: Position) -> Iterator[Hint]:
             if gone:
                 yield Hint("aligned pair exclusion", 62, (), gone,
                            (c1, c2, *bits(common)))
+
+
+def aligned_triplet_exclusions(pos: Position) -> Iterator[Hint]:
+    """Three cells with at least two common excluders (peers of all three
+    with two or three candidates): a combination of values is impossible when
+    two of the cells see each other and hold the same value, or when an
+    excluder's candidates all lie in it; values in no possible combination
+    leave their cell."""
+    cands, peer = pos.cands, pos.m.peer
+    excl = sum(1 << c for c in bits(pos.open) if 2 <= cands[c].bit_count() <= 3)
+    opens = list(bits(pos.open))
+    for i, c1 in enumerate(opens):
+        for j in range(i + 1, len(opens)):
+            c2 = opens[j]
+            common12 = peer[c1] & peer[c2] & excl
+            if common12.bit_count() < 2:
+                continue
+            for c3 in opens[j + 1:]:
+                common = common12 & peer[c3]
+                if common.bit_count() >= 2:
+                    yield from _triplet(pos, c1, c2, c3, common)
+
+
+def _triplet(pos: Position, c1: int, c2: int, c3: int, common: int) -> Iterator[Hint]:
+    cands, peer = pos.cands, pos.m.peer
+    sets = [cands[e] for e in bits(common)]
+    s12, s13, s23 = peer[c1] >> c2 & 1, peer[c1] >> c3 & 1, peer[c2] >> c3 & 1
+    ok1 = ok2 = ok3 = 0
+    for a in bits(cands[c1]):
+        for b in bits(cands[c2]):
+            if s12 and a == b:
+                continue
+            for c in bits(cands[c3]):
+                if (s13 and a == c) or (s23 and b == c):
+                    continue
+                m = 1 << a | 1 << b | 1 << c
+                if any(not s & ~m for s in sets):
+                    continue
+                ok1 |= 1 << a
+                ok2 |= 1 << b
+                ok3 |= 1 << c
+    gone = tuple((cell, d + 1) for cell, ok in ((c1, ok1), (c2, ok2), (c3, ok3))
+                 for d in bits(cands[cell] & ~ok))
+    if gone:
+        yield Hint("aligned triplet exclusion", 75, (), gone, (c1, c2, c3, *bits(common)))
+
+
+def bug_type2(pos: Position) -> Iterator[Hint]:
+    """Several trivalue cells sharing a digit d, every other open cell
+    bivalue: without d in them every digit would have 0 or 2 places in each
+    unit (a deadly pattern), so d stays in one of them and leaves the cells
+    that see them all (5.7)."""
+    cands, m = pos.cands, pos.m
+    extra = [c for c in bits(pos.open) if cands[c].bit_count() != 2]
+    if len(extra) < 2 or any(cands[c].bit_count() != 3 for c in extra):
+        return
+    emask = sum(1 << c for c in extra)
+    common = pos.geo.full
+    for c in extra:
+        common &= cands[c]
+    for d0 in bits(common):
+        d = d0 + 1
+        if any((pos.dm[e] & um & (~emask if e == d else -1)).bit_count() not in (0, 2)
+               for um in m.unit for e in range(1, pos.n + 1)):
+            continue
+        see = -1
+        for c in extra:
+            see &= m.peer[c]
+        elim = pos.elims(see, d)
+        if elim:
+            yield Hint("BUG type 2", 57, (), elim, tuple(extra))
+
+
+def bugs(pos: Position) -> Iterator[Hint]:
+    yield from bug_plus_one(pos)
+    yield from bug_type2(pos)
