@@ -75,7 +75,7 @@ typedef struct {
 enum {
     N_SKYSCRAPER, N_KITE, N_TURBOT, N_SLC3, N_SLC4, N_XY, N_XYZ, N_UR1, N_UR2, N_UR3, N_UR4,
     N_JELLY, N_WXYZ, N_VWXYZ, N_UVWXYZ, N_BUG, N_APE, N_XCHAIN, N_FORCING, N_YCYCLE, N_NISHIO,
-    N_CELLF, N_REGIONF, N_DYNCON, N_DYNCELL, N_DYNREGION, N_TUVWXYZ, N_NQUAD, N_HQUAD, N_ATE, N_BUG2
+    N_CELLF, N_REGIONF, N_DYNCON, N_DYNCELL, N_DYNREGION, N_TUVWXYZ, N_NQUAD, N_HQUAD, N_ATE, N_BUG2, N_UL1, N_UL2, N_UL4
 };
 
 static int length_tenths(int facts) {
@@ -584,6 +584,121 @@ static void unique_rectangles(Pos *P) {
                 }
 }
 
+/* unique loops of 6, 8, 10 cells (grader/expert/rectangles.py) */
+static int UL_COUNT[NU], UL_PATH[10], UL_LEN, UL_NSEEN;
+static cm_t UL_SEEN[4096];
+
+static int in_units(int u, int c) {
+    return CELL_UNITS[c][0] == u || CELL_UNITS[c][1] == u || CELL_UNITS[c][2] == u;
+}
+
+static int ul_closed(void) {
+    int k = UL_LEN;
+    for (int i = 0; i < k; i++) {
+        int c = UL_PATH[i], nxt = UL_PATH[(i + 1) % k], prev = UL_PATH[(i + k - 1) % k];
+        for (int j = 0; j < 3; j++) {
+            int u = CELL_UNITS[c][j];
+            if (UL_COUNT[u] != 2) return 0;
+            if (!in_units(u, nxt) && !in_units(u, prev)) return 0;
+        }
+    }
+    return 1;
+}
+
+static void ul_hints(Pos *P, int ab, int a, int b) {
+    int k = UL_LEN, rating = k == 6 ? 46 : k == 8 ? 47 : 48, extras[10], ne = 0;
+    for (int i = 0; i < k; i++)
+        if (P->cands[UL_PATH[i]] != ab) extras[ne++] = UL_PATH[i];
+    if (ne == 1) {
+        int c = extras[0], ev[4] = {c, a, c, b};
+        emit(P, N_UL1, rating, NULL, 0, ev, 2, UL_PATH, k, NULL, 0);
+        return;
+    }
+    if (ne < 2) return;
+    int z = P->cands[extras[0]] & ~ab, same = 1;
+    for (int i = 1; i < ne; i++)
+        if ((P->cands[extras[i]] & ~ab) != z) same = 0;
+    if (same && __builtin_popcount(z) == 1) {
+        cm_t see = ~(cm_t)0;
+        for (int i = 0; i < ne; i++) see &= PEER[extras[i]];
+        int ev[2 * NC], n = elims(P, see, blen(z), ev);
+        if (n) emit(P, N_UL2, rating, NULL, 0, ev, n, UL_PATH, k, NULL, 0);
+    }
+    if (ne == 2) {
+        int x = extras[0], y = extras[1];
+        for (int j = 0; j < 3; j++) {
+            int u = CELL_UNITS[x][j];
+            if (!in_units(u, y)) continue;
+            int kd[2][2] = {{a, b}, {b, a}};
+            for (int t = 0; t < 2; t++)
+                if (unit_places(P, u, kd[t][0], B(x) | B(y))) {
+                    int ev[4] = {x, kd[t][1], y, kd[t][1]};
+                    emit(P, N_UL4, rating, NULL, 0, ev, 2, UL_PATH, k, NULL, 0);
+                }
+        }
+    }
+}
+
+static void ul_dfs(Pos *P, int cell, cm_t inset, int ab, int a, int b) {
+    UL_PATH[UL_LEN++] = cell;
+    for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]]++;
+    int start = UL_PATH[0];
+    if (UL_LEN >= 6 && UL_LEN % 2 == 0 && has(PEER[cell], start) && ul_closed()) {
+        cm_t key = 0;
+        int dup = 0;
+        for (int i = 0; i < UL_LEN; i++) key |= B(UL_PATH[i]);
+        for (int i = 0; i < UL_NSEEN && !dup; i++)
+            if (UL_SEEN[i] == key) dup = 1;
+        if (!dup) {
+            if (UL_NSEEN < 4096) UL_SEEN[UL_NSEEN++] = key;
+            ul_hints(P, ab, a, b);
+        }
+    }
+    if (UL_LEN < 10)
+        for (cm_t t = PEER[cell] & inset; t; t &= t - 1) {
+            int q = low(t), ok = q > start;
+            for (int i = 0; i < UL_LEN && ok; i++)
+                if (UL_PATH[i] == q) ok = 0;
+            for (int j = 0; j < 3 && ok; j++) {
+                int u = CELL_UNITS[q][j];
+                /* a unit of q already holding a loop cell must hold its neighbour */
+                if (UL_COUNT[u] >= 2 || (UL_COUNT[u] == 1 && !in_units(u, cell) && !in_units(u, start)))
+                    ok = 0;
+            }
+            if (ok) ul_dfs(P, q, inset, ab, a, b);
+        }
+    for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]]--;
+    UL_LEN--;
+}
+
+static void unique_loops(Pos *P) {
+    for (int x = 0; x < 9; x++)
+        for (int y = x + 1; y < 9; y++) {
+            int ab = (1 << x) | (1 << y), n = 0;
+            cm_t inset = 0;
+            for (cm_t m = P->open; m; m &= m - 1) {
+                int c = low(m);
+                if ((P->cands[c] & ab) == ab) { inset |= B(c); n++; }
+            }
+            for (;;) { /* keep the cells whose every unit holds another */
+                cm_t keep = inset;
+                for (cm_t m = inset; m; m &= m - 1) {
+                    int c = low(m);
+                    for (int j = 0; j < 3; j++)
+                        if (!(inset & UNIT[CELL_UNITS[c][j]] & ~B(c))) keep &= ~B(c);
+                }
+                if (keep == inset) break;
+                inset = keep;
+            }
+            n = pc(inset);
+            if (n < 6) continue;
+            UL_NSEEN = 0;
+            memset(UL_COUNT, 0, sizeof UL_COUNT);
+            UL_LEN = 0;
+            for (cm_t m = inset; m; m &= m - 1) ul_dfs(P, low(m), inset, ab, x + 1, y + 1);
+        }
+}
+
 static void jellyfish(Pos *P) {
     for (int d = 1; d <= 9; d++) {
         cm_t dm = P->dm[d];
@@ -713,32 +828,34 @@ static short *full_from(Graph *g, int start) {
     return dist;
 }
 
+static void chain_hint(Pos *P, const short *parent, int target, int c, int d0, int on, int x) {
+    int facts[NF], n = 0, cells[NC], nc = 0;
+    for (int f = target; f >= 0; f = parent[f]) facts[n++] = f;
+    for (int i = n - 1; i >= 0; i--) {
+        int cell = (facts[i] >> 1) / 9, k;
+        for (k = 0; k < nc; k++)
+            if (cells[k] == cell) break;
+        if (k == nc) cells[nc++] = cell;
+    }
+    int rating = (x ? 66 : 70) + length_tenths(n), cd[2] = {c, d0 + 1};
+    if (on) emit(P, x ? N_XCHAIN : N_FORCING, rating, NULL, 0, cd, 1, cells, nc, NULL, 0);
+    else emit(P, x ? N_XCHAIN : N_FORCING, rating, cd, 1, NULL, 0, cells, nc, NULL, 0);
+}
+
 static void x_and_forcing(Pos *P, Graph *g) {
-    static short parent[NF];
-    int facts[NF];
+    static short pfull[NF], px[NF];
     for (cm_t m = P->open; m; m &= m - 1) {
         int c = low(m);
         for (int d0 = 0; d0 < 9; d0++) {
             if (!(P->cands[c] >> d0 & 1)) continue;
             for (int on = 1; on >= 0; on--) {
                 int start = (c * 9 + d0) * 2 + on, target = start ^ 1;
-                for (int x = 1; x >= 0; x--) {
-                    bfs(g, start, x, target, parent);
-                    if (parent[target] == -2) continue;
-                    int n = 0;
-                    for (int f = target; f >= 0; f = parent[f]) facts[n++] = f;
-                    int cells[NC], nc = 0;
-                    for (int i = n - 1; i >= 0; i--) {
-                        int cell = facts[i] >> 1, k;
-                        cell /= 9;
-                        for (k = 0; k < nc; k++)
-                            if (cells[k] == cell) break;
-                        if (k == nc) cells[nc++] = cell;
-                    }
-                    int rating = (x ? 66 : 70) + length_tenths(n), cd[2] = {c, d0 + 1};
-                    if (on) emit(P, x ? N_XCHAIN : N_FORCING, rating, NULL, 0, cd, 1, cells, nc, NULL, 0);
-                    else emit(P, x ? N_XCHAIN : N_FORCING, rating, cd, 1, NULL, 0, cells, nc, NULL, 0);
-                }
+                /* the X graph is part of the full graph: no full chain, no X-chain */
+                bfs(g, start, 0, target, pfull);
+                if (pfull[target] == -2) continue;
+                bfs(g, start, 1, target, px);
+                if (px[target] != -2) chain_hint(P, px, target, c, d0, on, 1);
+                chain_hint(P, pfull, target, c, d0, on, 0);
             }
         }
     }
@@ -900,13 +1017,25 @@ typedef struct {
 
 static uint64_t ANC[NF][AW];
 static char DER[NF];
+static int CIDX[NF]; /* bit of each candidate's facts in an ancestor set */
+static int AWN = AW;  /* words in use: the position's facts only */
+
+static void compact_facts(Pos *P) {
+    int k = 0;
+    for (int f = 0; f < NF; f++) {
+        int c = (f >> 1) / 9, d0 = (f >> 1) % 9;
+        CIDX[f] = (P->cands[c] >> d0 & 1) ? k++ : 0;
+    }
+    AWN = (k + 63) / 64;
+    if (AWN < 1) AWN = 1;
+}
 
 static inline void anc_or(uint64_t *dst, const uint64_t *src) {
-    for (int i = 0; i < AW; i++) dst[i] |= src[i];
+    for (int i = 0; i < AWN; i++) dst[i] |= src[i];
 }
 static inline int anc_count(const uint64_t *a) {
     int n = 0;
-    for (int i = 0; i < AW; i++) n += __builtin_popcountll(a[i]);
+    for (int i = 0; i < AWN; i++) n += __builtin_popcountll(a[i]);
     return n;
 }
 
@@ -914,8 +1043,8 @@ static inline int anc_count(const uint64_t *a) {
 static inline void derive(int g, const uint64_t *a, short *queue, int *tail) {
     if (DER[g]) return;
     DER[g] = 1;
-    memcpy(ANC[g], a, sizeof(uint64_t) * AW);
-    ANC[g][g >> 6] |= (uint64_t)1 << (g & 63);
+    memcpy(ANC[g], a, sizeof(uint64_t) * AWN);
+    ANC[g][CIDX[g] >> 6] |= (uint64_t)1 << (CIDX[g] & 63);
     queue[(*tail)++] = (short)g;
 }
 
@@ -937,7 +1066,7 @@ static void propagate(Pos *P, int start, int digit, Branch *br, int keep) {
         int f = queue[head++], c = (f >> 1) / 9, d0 = (f >> 1) % 9, bit = 1 << d0;
         if (f & 1) {
             if (!(cands[c] & bit)) {
-                memcpy(a, ANC[f], sizeof a);
+                memcpy(a, ANC[f], sizeof(uint64_t) * AWN);
                 if (DER[f ^ 1]) anc_or(a, ANC[f ^ 1]);
                 br->conflict = anc_count(a);
                 goto done;
@@ -953,7 +1082,7 @@ static void propagate(Pos *P, int start, int digit, Branch *br, int keep) {
         }
         if (!(cands[c] & bit)) continue;
         if (DER[f | 1]) {
-            memcpy(a, ANC[f], sizeof a);
+            memcpy(a, ANC[f], sizeof(uint64_t) * AWN);
             anc_or(a, ANC[f | 1]);
             br->conflict = anc_count(a);
             goto done;
@@ -1205,7 +1334,10 @@ static void run_family(Pos *P, int fam) {
     case 0: strong_links(P, 2); break;
     case 1: xy_wings(P); break;
     case 2: xyz_wings(P); break;
-    case 3: unique_rectangles(P); break;
+    case 3:
+        unique_rectangles(P);
+        unique_loops(P);
+        break;
     case 4: jellyfish(P); break;
     case 5: strong_links(P, 3); break;
     case 6: als_wings(P, 4); break;
@@ -1268,6 +1400,7 @@ static PyObject *first_family(PyObject *self, PyObject *args) {
         P.out = PyList_New(0);
         if (!P.out) break;
         if ((fam == 12 || fam == 14) && !built) { build_graph(&P, G); built = 1; }
+        if (fam == 13 || fam == 15) compact_facts(&P);
         run_family(&P, fam);
         if (P.err) { Py_DECREF(P.out); P.out = NULL; break; }
         if (PyList_GET_SIZE(P.out)) {

@@ -30,7 +30,7 @@ NAMES = (
     "forcing chain", "Y-cycle", "Nishio", "cell forcing chains", "region forcing chains",
     "dynamic contradiction chain", "dynamic cell forcing chains", "dynamic region forcing chains",
     "TUVWXYZ-Wing", "naked quad", "hidden quad", "aligned triplet exclusion",
-    "BUG type 2",
+    "BUG type 2", "unique loop type 1", "unique loop type 2", "unique loop type 4",
 )
 
 

@@ -32,6 +32,12 @@ def _shared_units(pos: Position, a: int, b: int) -> list[int]:
 
 
 def unique_rectangles(pos: Position) -> Iterator[Hint]:
+    """Unique rectangles (types 1-4), then unique loops (one family)."""
+    yield from _unique_rectangles(pos)
+    yield from unique_loops(pos)
+
+
+def _unique_rectangles(pos: Position) -> Iterator[Hint]:
     cands = pos.cands
     for rect in _rectangles(pos):
         common = cands[rect[0]] & cands[rect[1]] & cands[rect[2]] & cands[rect[3]]
@@ -151,3 +157,119 @@ def hidden_quads(pos: Position) -> Iterator[Hint]:
             elim = tuple((c, e + 1) for c in bits(places) for e in bits(cands[c] & ~keep))
             if elim:
                 yield Hint("hidden quad", 54, (), elim, tuple(bits(places)))
+
+
+LOOP_RATING = {6: 46, 8: 47, 10: 48}
+
+
+def unique_loops(pos: Position) -> Iterator[Hint]:
+    """Unique loops of 6, 8 or 10 cells holding digits a and b: consecutive
+    cells share a unit, every unit has 0 or 2 loop cells and those are
+    consecutive.  Were every cell {a, b}, the digits could swap around the
+    loop.  Type 1: one cell has more digits: a and b leave it.  Type 2: the
+    cells with more digits all have the same one more, z: z leaves the cells
+    that see them all.  Type 4: two such cells in a unit where a (b) has no
+    other place: b (a) leaves them.  4.6 / 4.7 / 4.8 by length."""
+    cands = pos.cands
+    for da, db in combinations(range(pos.n), 2):
+        ab = 1 << da | 1 << db
+        cells = _loop_cells(pos, sum(1 << c for c in bits(pos.open) if cands[c] & ab == ab))
+        if len(cells) < 6:
+            continue
+        seen: set[int] = set()
+        for loop in _loops(pos, cells):
+            key = sum(1 << c for c in loop)
+            if key in seen:
+                continue
+            seen.add(key)
+            yield from _loop_hints(pos, loop, ab, da + 1, db + 1)
+
+
+def _loop_cells(pos: Position, inset: int) -> list[int]:
+    """The cells of ``inset`` that can be on a loop: each of their units holds
+    another such cell."""
+    units, um = pos.geo.cell_regions, pos.m.unit
+    while True:
+        keep = inset
+        for c in bits(inset):
+            if any(not inset & um[u] & ~(1 << c) for u in units[c]):
+                keep &= ~(1 << c)
+        if keep == inset:
+            return list(bits(inset))
+        inset = keep
+
+
+def _loops(pos: Position, cells: list[int]) -> Iterator[list[int]]:
+    """Closed loops of 6 to 10 cells, each starting at its smallest cell."""
+    peer, units = pos.m.peer, pos.geo.cell_regions
+    inset = sum(1 << c for c in cells)
+    count = [0] * len(pos.m.unit)
+    path: list[int] = []
+
+    def dfs(cell: int) -> Iterator[list[int]]:
+        path.append(cell)
+        for u in units[cell]:
+            count[u] += 1
+        start = path[0]
+        if len(path) >= 6 and len(path) % 2 == 0 and peer[cell] >> start & 1 and _closed(
+                pos, path, count):
+            yield list(path)
+        if len(path) < 10:
+            near = set(units[cell]) | set(units[start])
+            for q in bits(peer[cell] & inset):
+                # a unit of q already holding a loop cell must hold its neighbour
+                if q > start and q not in path and all(
+                        count[u] == 0 or (count[u] == 1 and u in near) for u in units[q]):
+                    yield from dfs(q)
+        for u in units[cell]:
+            count[u] -= 1
+        path.pop()
+
+    for s in cells:
+        yield from dfs(s)
+
+
+def _closed(pos: Position, path: list[int], count: list[int]) -> bool:
+    """Every unit holds 0 or 2 loop cells, and its two cells are neighbours."""
+    units = pos.geo.cell_regions
+    k = len(path)
+    for i, c in enumerate(path):
+        nxt, prev = path[(i + 1) % k], path[i - 1]
+        for u in units[c]:
+            if count[u] != 2:
+                return False
+            if u not in units[nxt] and u not in units[prev]:
+                return False
+    return True
+
+
+def _loop_hints(pos: Position, loop: list[int], ab: int, a: int, b: int) -> Iterator[Hint]:
+    cands, peer = pos.cands, pos.m.peer
+    rating = LOOP_RATING[len(loop)]
+    extras = [c for c in loop if cands[c] != ab]
+    cells = tuple(loop)
+    if len(extras) == 1:
+        (c,) = extras
+        yield Hint("unique loop type 1", rating, (), ((c, a), (c, b)), cells)
+        return
+    if len(extras) < 2:
+        return
+    zs = {cands[c] & ~ab for c in extras}
+    if len(zs) == 1:
+        z = zs.pop()
+        if z.bit_count() == 1:
+            see = -1
+            for c in extras:
+                see &= peer[c]
+            elim = pos.elims(see, z.bit_length())
+            if elim:
+                yield Hint("unique loop type 2", rating, (), elim, cells)
+    if len(extras) == 2:
+        x, y = extras
+        pair = 1 << x | 1 << y
+        for u in pos.geo.cell_regions[x]:
+            if u not in pos.geo.cell_regions[y]:
+                continue
+            for keep, drop in ((a, b), (b, a)):
+                if pos.places(u, keep) == pair:
+                    yield Hint("unique loop type 4", rating, (), ((x, drop), (y, drop)), cells)

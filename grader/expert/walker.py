@@ -195,9 +195,12 @@ class Rater:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.plain: tuple[Rule, ...] = tuple(r for r in engine.base if not is_quad(r))
+        self._program: native.Program | None = None
 
     def settle(self, board: Board) -> None:
-        prog = native.program(self.plain)
+        if self._program is None or not native.available():
+            self._program = native.program(self.plain)
+        prog = self._program if native.available() else None
         bad = prog.closure(board) if prog is not None else fixpoint(board, self.plain) is not None
         if bad:
             raise AssertionError("the expert walk reached a contradiction")
