@@ -639,7 +639,16 @@ static void ul_hints(Pos *P, int ab, int a, int b) {
     }
 }
 
-static void ul_dfs(Pos *P, int cell, cm_t inset, int ab, int a, int b) {
+/* extras state: n cells with more than a and b, z their common single extra
+   digit bit or 0 (see _extra_state in rectangles.py) */
+static void extra_state(int ab, int cands, int n, int z, int *n2, int *z2) {
+    if (cands == ab) { *n2 = n; *z2 = z; return; }
+    int zq = cands & ~ab, single = (zq & (zq - 1)) == 0 ? zq : 0;
+    *n2 = n + 1;
+    *z2 = n == 0 ? single : (z == single ? z : 0);
+}
+
+static void ul_dfs(Pos *P, int cell, cm_t inset, int ab, int a, int b, int ne, int z) {
     UL_PATH[UL_LEN++] = cell;
     for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]]++;
     int start = UL_PATH[0];
@@ -665,7 +674,10 @@ static void ul_dfs(Pos *P, int cell, cm_t inset, int ab, int a, int b) {
                 if (UL_COUNT[u] >= 2 || (UL_COUNT[u] == 1 && !in_units(u, cell) && !in_units(u, start)))
                     ok = 0;
             }
-            if (ok) ul_dfs(P, q, inset, ab, a, b);
+            if (!ok) continue;
+            int n2, z2;
+            extra_state(ab, P->cands[q], ne, z, &n2, &z2);
+            if (n2 <= 2 || z2) ul_dfs(P, q, inset, ab, a, b, n2, z2);
         }
     for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]]--;
     UL_LEN--;
@@ -695,7 +707,11 @@ static void unique_loops(Pos *P) {
             UL_NSEEN = 0;
             memset(UL_COUNT, 0, sizeof UL_COUNT);
             UL_LEN = 0;
-            for (cm_t m = inset; m; m &= m - 1) ul_dfs(P, low(m), inset, ab, x + 1, y + 1);
+            for (cm_t m = inset; m; m &= m - 1) {
+                int n2, z2;
+                extra_state(ab, P->cands[low(m)], 0, 0, &n2, &z2);
+                ul_dfs(P, low(m), inset, ab, x + 1, y + 1, n2, z2);
+            }
         }
 }
 

@@ -177,7 +177,7 @@ def unique_loops(pos: Position) -> Iterator[Hint]:
         if len(cells) < 6:
             continue
         seen: set[int] = set()
-        for loop in _loops(pos, cells):
+        for loop in _loops(pos, cells, ab):
             key = sum(1 << c for c in loop)
             if key in seen:
                 continue
@@ -199,14 +199,26 @@ def _loop_cells(pos: Position, inset: int) -> list[int]:
         inset = keep
 
 
-def _loops(pos: Position, cells: list[int]) -> Iterator[list[int]]:
+def _extra_state(ab: int, cands: int, state: tuple[int, int]) -> tuple[int, int]:
+    """(cells with more than a and b, their common extra digit bit or 0) after
+    adding a cell; a loop is of use (types 1, 2, 4) only with at most two such
+    cells, or with all of them {a, b, z} for one z."""
+    n, z = state
+    if cands == ab:
+        return state
+    zq = cands & ~ab
+    single = zq if zq & (zq - 1) == 0 else 0
+    return n + 1, (single if n == 0 else z if z == single else 0)
+
+
+def _loops(pos: Position, cells: list[int], ab: int) -> Iterator[list[int]]:
     """Closed loops of 6 to 10 cells, each starting at its smallest cell."""
-    peer, units = pos.m.peer, pos.geo.cell_regions
+    peer, units, cands = pos.m.peer, pos.geo.cell_regions, pos.cands
     inset = sum(1 << c for c in cells)
     count = [0] * len(pos.m.unit)
     path: list[int] = []
 
-    def dfs(cell: int) -> Iterator[list[int]]:
+    def dfs(cell: int, state: tuple[int, int]) -> Iterator[list[int]]:
         path.append(cell)
         for u in units[cell]:
             count[u] += 1
@@ -220,13 +232,15 @@ def _loops(pos: Position, cells: list[int]) -> Iterator[list[int]]:
                 # a unit of q already holding a loop cell must hold its neighbour
                 if q > start and q not in path and all(
                         count[u] == 0 or (count[u] == 1 and u in near) for u in units[q]):
-                    yield from dfs(q)
+                    nxt = _extra_state(ab, cands[q], state)
+                    if nxt[0] <= 2 or nxt[1]:
+                        yield from dfs(q, nxt)
         for u in units[cell]:
             count[u] -= 1
         path.pop()
 
     for s in cells:
-        yield from dfs(s)
+        yield from dfs(s, _extra_state(ab, cands[s], (0, 0)))
 
 
 def _closed(pos: Position, path: list[int], count: list[int]) -> bool:
