@@ -148,9 +148,10 @@ def report(args: argparse.Namespace, rows: list, cpu: float, cpu_expert: float) 
         if b:
             print(f"{lo:4.1f}-{hi - 0.1:4.1f}  {len(b):6d}  "
                   f"{fmt(spearman([r[1] for r in b], [r[0] for r in b]))}")
+    per_expert = 1000 * cpu_expert / max(1, len(ex))
     print(f"CPU: {cpu:.1f} s, {1000 * cpu / max(1, n):.1f} ms per grid, "
-          f"{n / cpu if cpu else 0:.1f} grids/s; expert grids {1000 * cpu_expert / max(1, len(ex)):.1f} "
-          f"ms per grid, {len(ex) / cpu_expert if cpu_expert else 0:.1f} grids/s")
+          f"{n / cpu if cpu else 0:.1f} grids/s; expert grids {per_expert:.1f} ms per grid, "
+          f"{len(ex) / cpu_expert if cpu_expert else 0:.1f} grids/s")
 
 
 if __name__ == "__main__":

@@ -231,7 +231,7 @@ def multiple_chains(pos: Position, graph: StaticGraph) -> Iterator[Hint]:
         if pos.cands[c].bit_count() >= 3:
             starts = [(c * n + d0) * 2 + 1 for d0 in bits(pos.cands[c])]
             yield from _forcing(pos, graph, "cell forcing chains", starts, (c,))
-    for u, um in enumerate(pos.m.unit):
+    for um in pos.m.unit:
         for d in range(1, n + 1):
             p = pos.dm[d] & um
             if p.bit_count() >= 3:

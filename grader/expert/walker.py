@@ -25,8 +25,14 @@ from .dynamic import Dynamic, nishio
 from .hint import Hint, Position
 from .links import strong_link_chains
 from .rectangles import hidden_quads, jellyfish, naked_quads, unique_rectangles
-from .wings import (aligned_pair_exclusions, aligned_triplet_exclusions, als_wings,
-                    bugs, xy_wings, xyz_wings)
+from .wings import (
+    aligned_pair_exclusions,
+    aligned_triplet_exclusions,
+    als_wings,
+    bugs,
+    xy_wings,
+    xyz_wings,
+)
 
 #: The rated sizes: Sudoku Explainer's scale is about 9x9 grids.
 RATED_SIZES = (9,)
