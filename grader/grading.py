@@ -124,16 +124,18 @@ class Grader:
         self._order = {spec.code: i for i, spec in enumerate(self.hierarchy.ordered())}
         self._rater: Rater | None = None
 
-    def expert(self, grid: Grid, solution: tuple[int, ...] | None) -> Walk | None:
-        """The expert walk of a grid that needs a trial, or None for sizes
-        Sudoku Explainer's scale does not cover (see :mod:`grader.expert`)."""
+    def expert(self, grid: Grid, solution: tuple[int, ...] | None,
+               depth: int | None = None) -> Walk | None:
+        """The expert walk of a grid that needs a trial (``depth``: the nesting
+        its trace needed), or None for sizes Sudoku Explainer's scale does not
+        cover (see :mod:`grader.expert`)."""
         if grid.size not in RATED_SIZES or solution is None:
             return None
         if self._rater is None:
             self._rater = Rater(self.engine)
         board = Board.from_values(grid.geo, grid.values)
         board.solution = tuple(solution)
-        walk = self._rater.walk(board)
+        walk = self._rater.walk(board, depth=depth)
         return walk if walk.solved and walk.moves else None
 
     def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
@@ -163,7 +165,8 @@ class Grader:
             return GradeResult(**base, verdict=verdict, message=message,  # type: ignore[arg-type]
                                seconds=round(time.perf_counter() - t0, 6))
         trace = self.trace(grid, solution)
-        walk = self.expert(grid, solution) if trace.solved and trace.depth >= 1 else None
+        walk = (self.expert(grid, solution, trace.depth) if trace.solved and trace.depth >= 1
+                else None)
         return self.result_from_trace(trace, base, solution, t0, walk)
 
     def result_from_trace(self, trace: Trace, base: dict[str, Any],

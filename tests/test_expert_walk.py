@@ -153,3 +153,24 @@ def test_other_sizes_are_not_rated() -> None:
     grid = parse_grid_token(next(t for t in lines if len(t) == 256))
     assert walker.RATED_SIZES == (9,)
     assert Grader().expert(grid, tuple(v or 1 for v in grid.values)) is None
+
+
+#: A grid whose trace needs trials nested to depth 2 (from the forum's hardest).
+DEEP = "..2...6...4...5.1.3.......8.9...4......52.......1.7.4.8.......3.5.7...9...6...2.."
+
+
+def test_grids_that_need_nested_trials_rate_by_their_depth(rater: walker.Rater) -> None:
+    r = Grader().grade_grid(parse_grid_token(DEEP))
+    assert r.depth == 2
+    assert (r.se, r.se_pattern) == (9.5, "nested trials")
+    assert r.score == round(10 * r.level + 9.5, 2)  # type: ignore[operator]
+    board, _ = board_of(DEEP)
+    walk = rater.walk(board, depth=2)
+    assert walk.moves[-1].hints == () and walk.moves[-1].rating == 95
+
+
+@pytest.mark.slow
+def test_the_depth_shortcut_rates_as_the_full_walk(rater: walker.Rater) -> None:
+    board, _ = board_of(DEEP)
+    full = rater.walk(board)  # applies the engine's nested trials to the end
+    assert full.solved and (full.rating, full.pattern) == (95, "nested trials")

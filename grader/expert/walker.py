@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from .. import native
 from ..board import Board
 from ..engine import Engine, SoundnessError
-from ..propagate import fixpoint
+from ..propagate import fixpoint, next_step_of
 from ..rule import Rule
 from . import accel
 from .chains import StaticGraph, chains_and_cycles, multiple_chains
@@ -212,8 +212,14 @@ class Rater:
             raise AssertionError("the expert walk reached a contradiction")
 
     def walk(self, board: Board, limit: int = 500,
-             solution: Sequence[int] | None = None) -> Walk:
+             solution: Sequence[int] | None = None, depth: int | None = None) -> Walk:
         """Rate ``board`` (a copy is walked); its solution must be unique.
+
+        ``depth``: the nesting depth the engine needed on the grid, when known.
+        A position that no family and no trial of depth 1 moves then rates
+        9.0 + 0.5 (depth - 1) and ends the walk: no later position needs
+        deeper trials than the grid does, and deeper trials cost far more than
+        the rest of the walk.
 
         Debug mode: with ``solution``, every hint found is checked against it
         (a :class:`~grader.engine.SoundnessError` on the first that disagrees)."""
@@ -224,8 +230,12 @@ class Rater:
         while not work.is_solved() and len(walk.moves) < limit:
             found = first_family(work)
             if found is None:
-                move = self._nested(work)
+                move = self._nested(work, depth)
                 if move is None:
+                    return walk
+                if not move.hints:  # rated by the grid's depth: the walk ends
+                    self._record(walk, move)
+                    walk.solved = True
                     return walk
             else:
                 name, hints = found
@@ -249,12 +259,17 @@ class Rater:
             walk.rating = move.rating
             walk.pattern = move.family
 
-    def _nested(self, board: Board) -> Move | None:
-        step = self.engine.next_step(board)
+    def _nested(self, board: Board, depth: int | None) -> Move | None:
+        """The engine's trial step (applied), or with ``depth`` known and no
+        trial of depth 1 that moves, a move without hints rated by it."""
+        step = self.engine.next_step(board) if depth is None else next_step_of(
+            board, self.engine.rules(1))
         if step is None:
-            return None
+            if depth is None or depth < 2:
+                return None
+            return Move("nested trials", NESTED + 5 * (depth - 1), ())
         board.apply(step)
         rating = NESTED + 5 * (max(step.depth, 1) - 1)
-        hint = Hint(f"nested {step.rule}", rating, tuple(step.placements),
+        hint = Hint("nested trials", rating, tuple(step.placements),
                     tuple(step.eliminations), ())
         return Move(hint.family, rating, (hint,))
