@@ -174,3 +174,14 @@ def test_the_depth_shortcut_rates_as_the_full_walk(rater: walker.Rater) -> None:
     board, _ = board_of(DEEP)
     full = rater.walk(board)  # applies the engine's nested trials to the end
     assert full.solved and (full.rating, full.pattern) == (95, "nested trials")
+
+
+def test_readme_worked_example(rater: walker.Rater) -> None:
+    puzzle = "500840000003000009000003720040006008007000300100200060085600000200000400000078006"
+    board, _ = board_of(puzzle)
+    walk = rater.walk(board)
+    assert [(m.family, m.rating) for m in walk.moves] == [
+        ("turbot fish", 41), ("unique rectangle type 1", 45), ("strong-link chain (3 links)", 54)]
+    assert walk.moves[0].hints[0].eliminations == ((2 * 9 + 3, 5),)  # 5 leaves (3, 4)
+    r = Grader().grade_grid(parse_grid_token(puzzle))
+    assert (r.level, r.score, r.se, r.se_pattern) == (13, 135.4, 5.4, "strong-link chain (3 links)")
