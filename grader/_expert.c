@@ -75,7 +75,7 @@ typedef struct {
 enum {
     N_SKYSCRAPER, N_KITE, N_TURBOT, N_SLC3, N_SLC4, N_XY, N_XYZ, N_UR1, N_UR2, N_UR3, N_UR4,
     N_JELLY, N_WXYZ, N_VWXYZ, N_UVWXYZ, N_BUG, N_APE, N_XCHAIN, N_FORCING, N_YCYCLE, N_NISHIO,
-    N_CELLF, N_REGIONF, N_DYNCON, N_DYNCELL, N_DYNREGION, N_TUVWXYZ, N_NQUAD, N_HQUAD, N_ATE, N_BUG2, N_UL1, N_UL2, N_UL4
+    N_CELLF, N_REGIONF, N_DYNCON, N_DYNCELL, N_DYNREGION, N_TUVWXYZ, N_NQUAD, N_HQUAD, N_ATE, N_BUG2, N_UL1, N_UL2, N_UL4, N_ER
 };
 
 static int length_tenths(int facts) {
@@ -265,6 +265,42 @@ static void strong_links(Pos *P, int nlinks) {
             }
         }
     }
+}
+
+/* empty rectangles (grader/expert/links.py) */
+static void empty_rectangle(Pos *P, int d, int b, cm_t box, int r, int c) {
+    cm_t row = UNIT[r], col = UNIT[9 + c], dm = P->dm[d];
+    if ((box & ~(row | col)) || !(box & row & ~col) || !(box & col & ~row)) return;
+    int br0 = (b / 3) * 3, bc0 = (b % 3) * 3;
+    for (int lk = 1; lk >= 0; lk--)
+        for (int i = 0; i < 9; i++) {
+            if (lk == 1 && i >= bc0 && i < bc0 + 3) continue;
+            if (lk == 0 && i >= br0 && i < br0 + 3) continue;
+            cm_t pair = dm & UNIT[lk * 9 + i];
+            if (pc(pair) != 2) continue;
+            for (cm_t t = pair; t; t &= t - 1) {
+                int p = low(t), q = low(pair & ~B(p)), target;
+                if (lk == 1 && p / 9 == r) target = (q / 9) * 9 + c;
+                else if (lk == 0 && p % 9 == c) target = r * 9 + q % 9;
+                else continue;
+                if (has(box, target) || !has(dm, target)) continue;
+                int ev[2] = {target, d}, cells[NC], nc = 0, links[3] = {p, q, d};
+                for (cm_t x = box; x; x &= x - 1) cells[nc++] = low(x);
+                cells[nc++] = p;
+                cells[nc++] = q;
+                emit(P, N_ER, 43, NULL, 0, ev, 1, cells, nc, links, 1);
+            }
+        }
+}
+
+static void empty_rectangles(Pos *P) {
+    for (int d = 1; d <= 9; d++)
+        for (int b = 0; b < 9; b++) {
+            cm_t box = P->dm[d] & UNIT[18 + b];
+            if (pc(box) < 2) continue;
+            for (int r = (b / 3) * 3; r < (b / 3) * 3 + 3; r++)
+                for (int c = (b % 3) * 3; c < (b % 3) * 3 + 3; c++) empty_rectangle(P, d, b, box, r, c);
+        }
 }
 
 /* -------------------------------------------------------------- wings */
@@ -1343,7 +1379,7 @@ static void aligned_triplets(Pos *P) {
 
 /* ------------------------------------------------------------------ module */
 
-#define NFAMILIES 20
+#define NFAMILIES 21
 
 static void run_family(Pos *P, int fam) {
     switch (fam) {
@@ -1376,6 +1412,7 @@ static void run_family(Pos *P, int fam) {
     case 17: naked_quads(P); break;
     case 18: hidden_quads(P); break;
     case 19: aligned_triplets(P); break;
+    case 20: empty_rectangles(P); break;
     }
 }
 

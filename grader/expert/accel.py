@@ -31,6 +31,7 @@ NAMES = (
     "dynamic contradiction chain", "dynamic cell forcing chains", "dynamic region forcing chains",
     "TUVWXYZ-Wing", "naked quad", "hidden quad", "aligned triplet exclusion",
     "BUG type 2", "unique loop type 1", "unique loop type 2", "unique loop type 4",
+    "empty rectangle",
 )
 
 
@@ -40,7 +41,7 @@ def available(board: Board) -> bool:
             and board.geo.b == 3)
 
 
-def first_family(board: Board, first: int = 0, last: int = 20,
+def first_family(board: Board, first: int = 0, last: int = 21,
                  ) -> tuple[int, list[Hint]] | None:
     """(C family number, hints) of the first family with a hint among the
     accelerator's families ``first`` to ``last - 1``, or None."""

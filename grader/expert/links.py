@@ -1,6 +1,9 @@
 """Strong-link chains on one digit: 2 links (skyscraper, two-string kite,
 turbot fish, rated 4.0 / 4.1), 3 links (5.4-5.6) and 4 links (5.8-6.0).
 
+Empty rectangles (4.3) use a block as a grouped strong link (see
+:func:`empty_rectangles`).
+
 A strong link is a conjugate pair: a unit where the digit has exactly two
 places.  A chain of strong links joined by weak links (the end of one sees
 the start of the next, all cells distinct) holds the digit at one of its two
@@ -94,3 +97,49 @@ def strong_link_chains(pos: Position, nlinks: int) -> Iterator[Hint]:
                 if used >> a & 1 or used >> b & 1 or not peer[end] >> a & 1:
                     continue
                 stack.append((chain + ((a, b, k),), used | (1 << a) | (1 << b)))
+
+
+def empty_rectangles(pos: Position) -> Iterator[Hint]:
+    """A block whose places for a digit lie on one row r and one column c of
+    it (both used beyond their crossing), and a conjugate pair in a column C
+    outside the block with one end on row r: the digit is in the block's
+    column c or at the pair's other end q, so it leaves the cell of q's row in
+    column c.  The same with rows and columns swapped.  4.3."""
+    geo, n, m = pos.geo, pos.n, pos.m
+    for d in range(1, n + 1):
+        dm = pos.dm[d]
+        for b in range(n):
+            box = dm & m.unit[2 * n + b]
+            if box.bit_count() < 2:
+                continue
+            for r in geo.block_rows[b]:
+                for c in geo.block_cols[b]:
+                    yield from _empty_rectangle(pos, d, b, box, r, c)
+
+
+def _empty_rectangle(pos: Position, d: int, b: int, box: int, r: int, c: int,
+                     ) -> Iterator[Hint]:
+    geo, n, m = pos.geo, pos.n, pos.m
+    row, col = m.unit[r], m.unit[n + c]
+    if box & ~(row | col) or not box & row & ~col or not box & col & ~row:
+        return
+    for line_kind in (1, 0):  # conjugate pairs in columns, then in rows
+        own = geo.block_cols[b] if line_kind == 1 else geo.block_rows[b]
+        for i in range(n):
+            if i in own:
+                continue
+            pair = pos.dm[d] & m.unit[line_kind * n + i]
+            if pair.bit_count() != 2:
+                continue
+            for p in bits(pair):
+                q = (pair & ~(1 << p)).bit_length() - 1
+                if line_kind == 1 and geo.cell_row[p] == r:
+                    target = geo.cell_row[q] * n + c
+                elif line_kind == 0 and geo.cell_col[p] == c:
+                    target = r * n + geo.cell_col[q]
+                else:
+                    continue
+                if box >> target & 1 or not pos.dm[d] >> target & 1:
+                    continue
+                yield Hint("empty rectangle", 43, (), ((target, d),), (*bits(box), p, q),
+                           ((p, q, d),))

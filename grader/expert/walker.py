@@ -23,7 +23,7 @@ from . import accel
 from .chains import StaticGraph, chains_and_cycles, multiple_chains
 from .dynamic import Dynamic, nishio
 from .hint import Hint, Position
-from .links import strong_link_chains
+from .links import empty_rectangles, strong_link_chains
 from .rectangles import hidden_quads, jellyfish, naked_quads, unique_rectangles
 from .wings import (
     aligned_pair_exclusions,
@@ -66,6 +66,7 @@ Finder = Callable[[Context], Iterator[Hint]]
 FAMILIES: tuple[tuple[str, Finder, int], ...] = (
     ("strong-link chain, 2 links", lambda x: strong_link_chains(x.pos, 2), 0),
     ("XY-Wing", lambda x: xy_wings(x.pos), 1),
+    ("empty rectangle", lambda x: empty_rectangles(x.pos), 20),
     ("XYZ-Wing", lambda x: xyz_wings(x.pos), 2),
     ("unique rectangle", lambda x: unique_rectangles(x.pos), 3),
     ("naked quad", lambda x: naked_quads(x.pos), 17),
