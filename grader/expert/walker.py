@@ -117,7 +117,9 @@ class Move:
 
 @dataclass
 class Walk:
-    """The estimate (tenths), the pattern of the hardest position, the path."""
+    """The estimate (tenths), the pattern of the hardest position, the path.
+    ``solved``: the walk came to its end (the grid solved, or a position rated
+    by the grid's nesting depth, see :meth:`Rater.walk`)."""
 
     rating: int = 0
     pattern: str | None = None
