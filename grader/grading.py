@@ -135,7 +135,8 @@ class Grader:
             self._rater = Rater(self.engine)
         board = Board.from_values(grid.geo, grid.values)
         board.solution = tuple(solution)
-        walk = self._rater.walk(board, depth=depth)
+        # debug mode: every hint of the walk is checked against the solution
+        walk = self._rater.walk(board, depth=depth, solution=solution if self.check else None)
         return walk if walk.solved and walk.moves else None
 
     def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
