@@ -1,4 +1,4 @@
-"""Build the optional native accelerator (grader._native).
+"""Build the optional native accelerators (grader._native, grader._expert).
 
 Everything else is configured in pyproject.toml.  The extension is optional:
 without a C compiler the package installs and runs on its pure-Python code
@@ -56,7 +56,13 @@ setup(
             ["grader/_native.c"],
             extra_compile_args=args,
             optional=True,
-        )
+        ),
+        Extension(
+            "grader._expert",
+            ["grader/_expert.c"],
+            extra_compile_args=args,
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

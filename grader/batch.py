@@ -560,7 +560,7 @@ def _csv_value(key: str, value: str) -> Any:
         return None
     if key in ("index", "line", "size", "level", "depth", "steps"):
         return int(value)
-    if key in ("score", "seconds"):
+    if key in ("score", "se", "seconds"):
         return float(value)
     if key == "techniques":
         out: dict[str, int] = {}
@@ -1086,7 +1086,7 @@ class Where:
     ``"x-wing" in techniques``, ``verdict != "ok"``,
     ``rating in ["expert", "very difficult"]``, ``not (score < 50)``.
     Names are result fields (``index line puzzle size verdict message level
-    rating score depth steps techniques hardest seconds``, ``givens``,
+    rating score depth steps techniques hardest se se_pattern seconds``, ``givens``,
     ``source``) or the input's extra columns; ``null`` is a missing value."""
 
     def __init__(self, text: str) -> None:

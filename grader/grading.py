@@ -17,6 +17,14 @@ level::
 so ``score`` lies in ``[10 L, 10 L + 10)``: grids sort first by level, then by
 how much work at and near that level they need (more steps of the hardest
 kinds, deeper nesting).  An already solved grid scores 0.
+
+Expert grids (those that need a trial) of a rated size (9x9) are ordered
+instead by ``se``, an estimate of their rating on Sukaku/Sudoku Explainer's
+scale by the easiest patterns and chains (:mod:`grader.expert`)::
+
+    score = 10 * L + min(se, 9.99)
+
+``se_pattern`` names the pattern that rated the hardest position.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .board import Board
 from .engine import Engine, Trace
+from .expert import RATED_SIZES, Rater, Walk
 from .formats import Grid, Record
 from .geometry import SYMBOLS, Geometry
 from .hierarchy import Hierarchy
@@ -63,6 +72,8 @@ class GradeResult(BaseModel):
     steps: int | None = None
     techniques: dict[str, int] = {}
     hardest: str | None = None
+    se: float | None = None
+    se_pattern: str | None = None
     seconds: float = 0.0
 
     def contract(self, with_solution: bool = False) -> dict[str, Any]:
@@ -75,7 +86,8 @@ class GradeResult(BaseModel):
 
 
 CONTRACT_FIELDS = ("index", "line", "puzzle", "size", "verdict", "message", "level", "rating",
-                   "score", "depth", "steps", "techniques", "hardest", "seconds")
+                   "score", "depth", "steps", "techniques", "hardest", "se", "se_pattern",
+                   "seconds")
 
 
 def score_of(steps: list[Step], level: int) -> float:
@@ -89,6 +101,11 @@ def score_of(steps: list[Step], level: int) -> float:
         w += x
     frac = w / (w + 20 * 2 ** (level - 1))
     return round(10 * level + min(9.99, 10 * frac), 2)
+
+
+def expert_score(level: int, se: float) -> float:
+    """The score of an expert grid with estimate ``se``."""
+    return round(10 * level + min(9.99, se), 2)
 
 
 class Grader:
@@ -105,6 +122,22 @@ class Grader:
         self.check = check
         self.solver: Solver = solver or solve
         self._order = {spec.code: i for i, spec in enumerate(self.hierarchy.ordered())}
+        self._rater: Rater | None = None
+
+    def expert(self, grid: Grid, solution: tuple[int, ...] | None,
+               depth: int | None = None) -> Walk | None:
+        """The expert walk of a grid that needs a trial (``depth``: the nesting
+        its trace needed), or None for sizes Sudoku Explainer's scale does not
+        cover (see :mod:`grader.expert`)."""
+        if grid.size not in RATED_SIZES or solution is None:
+            return None
+        if self._rater is None:
+            self._rater = Rater(self.engine)
+        board = Board.from_values(grid.geo, grid.values)
+        board.solution = tuple(solution)
+        # debug mode: every hint of the walk is checked against the solution
+        walk = self._rater.walk(board, depth=depth, solution=solution if self.check else None)
+        return walk if walk.solved and walk.moves else None
 
     def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
         res = self.solver(grid.geo, grid.values, 2)
@@ -133,10 +166,13 @@ class Grader:
             return GradeResult(**base, verdict=verdict, message=message,  # type: ignore[arg-type]
                                seconds=round(time.perf_counter() - t0, 6))
         trace = self.trace(grid, solution)
-        return self.result_from_trace(trace, base, solution, t0)
+        walk = (self.expert(grid, solution, trace.depth) if trace.solved and trace.depth >= 1
+                else None)
+        return self.result_from_trace(trace, base, solution, t0, walk)
 
     def result_from_trace(self, trace: Trace, base: dict[str, Any],
-                          solution: tuple[int, ...] | None, t0: float) -> GradeResult:
+                          solution: tuple[int, ...] | None, t0: float,
+                          walk: Walk | None = None) -> GradeResult:
         counts = Counter(s.rule for s in trace.steps)
         level = trace.level
         hardest = None
@@ -159,8 +195,10 @@ class Grader:
                 solution=sol_str)  # type: ignore[call-arg]
         return GradeResult(
             **base, verdict="ok", level=level, rating=self.hierarchy.rating(level),
-            score=score_of(trace.steps, level), depth=trace.depth, steps=len(trace.steps),
-            techniques=techniques, hardest=hardest,
+            score=score_of(trace.steps, level) if walk is None or walk.se is None
+            else expert_score(level, walk.se),
+            depth=trace.depth, steps=len(trace.steps), techniques=techniques, hardest=hardest,
+            se=None if walk is None else walk.se, se_pattern=None if walk is None else walk.pattern,
             seconds=round(time.perf_counter() - t0, 6),
             solution=sol_str)  # type: ignore[call-arg]
 

@@ -308,7 +308,7 @@ def grade_command(
         help="Keep only the results for which EXPR holds, e.g. 'rating == \"expert\"', "
              "'level >= 9 and depth > 1', '\"x-wing\" in techniques', 'verdict != \"ok\"'. "
              "Fields: index line puzzle size verdict message level rating score depth steps "
-             "techniques hardest seconds givens source, and the input's own columns; "
+             "techniques hardest se se_pattern seconds givens source, and the input's own columns; "
              "operators == != < <= > >= in, not in, and, or, not, ( ); "
              "strings in quotes, lists in [ ], null.",
         rich_help_panel="Select and sort")] = None,

@@ -1,0 +1,278 @@
+"""The easiest-first walk that rates an expert grid (see README, "Expert
+score").
+
+From the fixpoint of the plain rules (levels 1-12), try the families in
+order; the first that yields a useful hint rates the position at its
+easiest hint.  Keep the running maximum, apply every conclusion of that
+family rated at most the maximum, propagate again, repeat.  When no family
+fires, the engine's own trial step rates the position at
+9.0 + 0.5 (depth - 1).  The grid's estimate is the maximum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .. import native
+from ..board import Board
+from ..engine import Engine, SoundnessError
+from ..propagate import fixpoint, next_step_of
+from ..rule import Rule
+from . import accel
+from .chains import StaticGraph, chains_and_cycles, multiple_chains
+from .dynamic import Dynamic, nishio
+from .hint import Hint, Position
+from .links import empty_rectangles, strong_link_chains
+from .rectangles import hidden_quads, jellyfish, naked_quads, unique_rectangles
+from .wings import (
+    aligned_pair_exclusions,
+    aligned_triplet_exclusions,
+    als_wings,
+    bugs,
+    xy_wings,
+    xyz_wings,
+)
+
+#: The rated sizes: Sudoku Explainer's scale is about 9x9 grids.
+RATED_SIZES = (9,)
+
+
+class Context:
+    """One position and the searches its families share."""
+
+    def __init__(self, board: Board) -> None:
+        self.pos = Position(board)
+        self._graph: StaticGraph | None = None
+        self._dynamic: Dynamic | None = None
+
+    @property
+    def graph(self) -> StaticGraph:
+        if self._graph is None:
+            self._graph = StaticGraph(self.pos)
+        return self._graph
+
+    @property
+    def dynamic(self) -> Dynamic:
+        if self._dynamic is None:
+            self._dynamic = Dynamic(self.pos)
+        return self._dynamic
+
+
+Finder = Callable[[Context], Iterator[Hint]]
+
+#: The families in the order they are tried (Sukaku Explainer's order), with
+#: their number in the C accelerator (-1: Python only).
+FAMILIES: tuple[tuple[str, Finder, int], ...] = (
+    ("strong-link chain, 2 links", lambda x: strong_link_chains(x.pos, 2), 0),
+    ("XY-Wing", lambda x: xy_wings(x.pos), 1),
+    ("empty rectangle", lambda x: empty_rectangles(x.pos), 20),
+    ("XYZ-Wing", lambda x: xyz_wings(x.pos), 2),
+    ("unique rectangle", lambda x: unique_rectangles(x.pos), 3),
+    ("naked quad", lambda x: naked_quads(x.pos), 17),
+    ("jellyfish", lambda x: jellyfish(x.pos), 4),
+    ("hidden quad", lambda x: hidden_quads(x.pos), 18),
+    ("strong-link chain, 3 links", lambda x: strong_link_chains(x.pos, 3), 5),
+    ("WXYZ-Wing", lambda x: als_wings(x.pos, 4), 6),
+    ("BUG", lambda x: bugs(x.pos), 7),
+    ("strong-link chain, 4 links", lambda x: strong_link_chains(x.pos, 4), 8),
+    ("VWXYZ-Wing", lambda x: als_wings(x.pos, 5), 9),
+    ("aligned pair exclusion", lambda x: aligned_pair_exclusions(x.pos), 10),
+    ("UVWXYZ-Wing", lambda x: als_wings(x.pos, 6), 11),
+    ("chains and cycles", lambda x: chains_and_cycles(x.pos, x.graph), 12),
+    ("aligned triplet exclusion", lambda x: aligned_triplet_exclusions(x.pos), 19),
+    ("TUVWXYZ-Wing", lambda x: als_wings(x.pos, 7), 16),
+    ("Nishio", lambda x: nishio(x.pos), 13),
+    ("multiple chains", lambda x: multiple_chains(x.pos, x.graph), 14),
+    ("dynamic chains", lambda x: x.dynamic.hints(), 15),
+)
+
+
+def _segments() -> list[tuple[int, int, int]]:
+    """Runs of FAMILIES: (start, end, C index of the start or -1), a run
+    being one Python-only family or families with consecutive C numbers."""
+    out: list[tuple[int, int, int]] = []
+    for i, (_, _, cidx) in enumerate(FAMILIES):
+        if out and cidx >= 0 and out[-1][2] >= 0 and out[-1][2] + i - out[-1][0] == cidx:
+            out[-1] = (out[-1][0], i + 1, out[-1][2])
+        else:
+            out.append((i, i + 1, cidx))
+    return out
+
+
+SEGMENTS = _segments()
+
+NESTED = 90  # 9.0, plus 0.5 per nesting level beyond the first
+
+
+@dataclass(frozen=True)
+class Move:
+    """One rated position of the walk: the family that fired, its easiest
+    hint's rating, and the hints applied."""
+
+    family: str
+    rating: int
+    hints: tuple[Hint, ...]
+
+
+@dataclass
+class Walk:
+    """The estimate (tenths), the pattern of the hardest position, the path.
+    ``solved``: the walk came to its end (the grid solved, or a position rated
+    by the grid's nesting depth, see :meth:`Rater.walk`)."""
+
+    rating: int = 0
+    pattern: str | None = None
+    moves: list[Move] = field(default_factory=list)
+    solved: bool = False
+
+    @property
+    def se(self) -> float | None:
+        return self.rating / 10 if self.moves else None
+
+
+def first_family(board: Board) -> tuple[str, list[Hint]] | None:
+    """The first family with a useful hint on ``board`` and all its hints."""
+    if not accel.available(board):
+        return first_family_python(board)
+    ctx: Context | None = None
+    for start, end, cidx in SEGMENTS:
+        if cidx >= 0:
+            got = accel.first_family(board, cidx, cidx + end - start)
+            if got is None:
+                continue
+            fam, raw = got
+            name = FAMILIES[start + fam - cidx][0]
+            hints = [h for h in raw if useful(board, h)]
+        else:
+            ctx = ctx or Context(board)
+            name = FAMILIES[start][0]
+            hints = [h for h in FAMILIES[start][1](ctx) if useful(board, h)]
+        if hints:
+            return name, hints
+    return None
+
+
+def first_family_python(board: Board) -> tuple[str, list[Hint]] | None:
+    """:func:`first_family` in pure Python."""
+    ctx = Context(board)
+    for name, finder, _ in FAMILIES:
+        hints = [h for h in finder(ctx) if useful(board, h)]
+        if hints:
+            return name, hints
+    return None
+
+
+def check_hint(hint: Hint, solution: Sequence[int]) -> None:
+    """Raise :class:`SoundnessError` if ``hint`` disagrees with ``solution``."""
+    for c, d in hint.placements:
+        if solution[c] != d:
+            raise SoundnessError(f"{hint.family} places {d} in cell {c}; the solution has "
+                                 f"{solution[c]}")
+    for c, d in hint.eliminations:
+        if solution[c] == d:
+            raise SoundnessError(f"{hint.family} removes {d} from cell {c}, its solution")
+
+
+def useful(board: Board, hint: Hint) -> bool:
+    for c, _ in hint.placements:
+        if not board.values[c]:
+            return True
+    return any(board.cands[c] >> (d - 1) & 1 for c, d in hint.eliminations)
+
+
+def _apply(board: Board, hints: list[Hint]) -> None:
+    for h in hints:
+        for c, d in h.placements:
+            if not board.values[c]:
+                board.place(c, d)
+        for c, d in h.eliminations:
+            board.cands[c] &= ~(1 << (d - 1))
+
+
+def is_quad(rule: Rule) -> bool:
+    """Naked and hidden subsets of four and more: Sudoku Explainer rates quads
+    (5.0 and 5.4), so the walk leaves these rules out of its propagation and
+    tries quads as families (larger subsets are quads of the other kind)."""
+    return (rule.family in ("naked-subset", "hidden-subset")
+            and int(rule.params.get("min_size", 2)) >= 4)
+
+
+class Rater:
+    """Walks grids for one engine (its levels 1-12 propagate)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.plain: tuple[Rule, ...] = tuple(r for r in engine.base if not is_quad(r))
+        self._program: native.Program | None = None
+
+    def settle(self, board: Board) -> None:
+        if self._program is None or not native.available():
+            self._program = native.program(self.plain)
+        prog = self._program if native.available() else None
+        bad = prog.closure(board) if prog is not None else fixpoint(board, self.plain) is not None
+        if bad:
+            raise AssertionError("the expert walk reached a contradiction")
+
+    def walk(self, board: Board, limit: int = 500,
+             solution: Sequence[int] | None = None, depth: int | None = None) -> Walk:
+        """Rate ``board`` (a copy is walked); its solution must be unique.
+
+        ``depth``: the nesting depth the engine needed on the grid, when known.
+        A position that no family and no trial of depth 1 moves then rates
+        9.0 + 0.5 (depth - 1) and ends the walk: no later position needs
+        deeper trials than the grid does, and deeper trials cost far more than
+        the rest of the walk.
+
+        Debug mode: with ``solution``, every hint found is checked against it
+        (a :class:`~grader.engine.SoundnessError` on the first that disagrees)."""
+        work = board.copy()
+        work.solution = board.solution
+        walk = Walk()
+        self.settle(work)
+        while not work.is_solved() and len(walk.moves) < limit:
+            found = first_family(work)
+            if found is None:
+                move = self._nested(work, depth)
+                if move is None:
+                    return walk
+                if not move.hints:  # rated by the grid's depth: the walk ends
+                    self._record(walk, move)
+                    walk.solved = True
+                    return walk
+            else:
+                name, hints = found
+                if solution is not None:
+                    for h in hints:
+                        check_hint(h, solution)
+                easiest = min(hints, key=lambda h: h.rating)
+                top = max(walk.rating, easiest.rating)
+                chosen = [h for h in hints if h.rating <= top]
+                _apply(work, chosen)
+                move = Move(easiest.family, easiest.rating, tuple(chosen))
+            self._record(walk, move)
+            self.settle(work)
+        walk.solved = work.is_solved()
+        return walk
+
+    @staticmethod
+    def _record(walk: Walk, move: Move) -> None:
+        walk.moves.append(move)
+        if walk.pattern is None or move.rating > walk.rating:
+            walk.rating = move.rating
+            walk.pattern = move.family
+
+    def _nested(self, board: Board, depth: int | None) -> Move | None:
+        """The engine's trial step (applied), or with ``depth`` known and no
+        trial of depth 1 that moves, a move without hints rated by it."""
+        step = self.engine.next_step(board) if depth is None else next_step_of(
+            board, self.engine.rules(1))
+        if step is None:
+            if depth is None or depth < 2:
+                return None
+            return Move("nested trials", NESTED + 5 * (depth - 1), ())
+        board.apply(step)
+        rating = NESTED + 5 * (max(step.depth, 1) - 1)
+        hint = Hint("nested trials", rating, tuple(step.placements),
+                    tuple(step.eliminations), ())
+        return Move(hint.family, rating, (hint,))

@@ -1,0 +1,118 @@
+"""The expert families (grader.expert) on hand-made and real positions.
+
+Real positions come from tests/data/expert-positions.json: for each hint
+family, a position of a grid of puzzles/se-rated-9758.txt where the family
+is the first to fire (the easiest hint, its rating and conclusions are
+recorded with the grid's solution)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader import native
+from grader.board import Board
+from grader.engine import SoundnessError
+from grader.expert import Hint, Position, accel, length_tenths, walker
+from grader.expert.links import strong_link_chains
+from grader.expert.wings import xy_wings
+from grader.geometry import geometry
+from tests.conftest import DATA
+
+GEO = geometry(3, 3)
+DATA_FILE = json.loads((DATA / "expert-positions.json").read_text(encoding="utf-8"))
+POSITIONS = DATA_FILE["positions"]
+HAS_C = accel._mod is not None
+
+
+def cell(r: int, c: int) -> int:
+    return (r - 1) * 9 + c - 1
+
+
+def open_board(marks: dict[int, int], digit_rows: dict[int, tuple[int, set[int]]] | None = None,
+               ) -> Board:
+    """Every cell holds every digit, except the cells of ``marks`` (cell ->
+    mask), and digits confined in rows (digit -> (row, columns))."""
+    cands = [GEO.full] * 81
+    for c, m in marks.items():
+        cands[c] = m
+    for d, (row, cols) in (digit_rows or {}).items():
+        for col in range(1, 10):
+            if col not in cols:
+                cands[cell(row, col)] &= ~(1 << (d - 1))
+    return Board.from_candidates(GEO, cands)
+
+
+def test_length_increment_follows_sukaku_thresholds() -> None:
+    # L = facts - 2 passes 4, 6, 8, 12, 16, 24 ...
+    assert [length_tenths(f) for f in (4, 6, 7, 8, 9, 10, 11, 14, 15, 18, 19, 26, 27)] == \
+        [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]
+
+
+def test_xy_wing_hand_made() -> None:
+    # pivot R1C1 {1,2}, pincers R1C5 {1,3} and R5C1 {2,3}: 3 leaves R5C5
+    board = open_board({cell(1, 1): 0b011, cell(1, 5): 0b101, cell(5, 1): 0b110})
+    hints = list(xy_wings(Position(board)))
+    assert hints == [Hint("XY-Wing", 42, (), ((cell(5, 5), 3),),
+                          (cell(1, 1), cell(1, 5), cell(5, 1)))]
+
+
+def test_skyscraper_hand_made() -> None:
+    # 1 in row 1 only at C1, C4; in row 5 only at C1, C6: the free ends R1C4 and
+    # R5C6 hold a 1 between them
+    board = open_board({}, {1: (1, {1, 4})})
+    for col in range(1, 10):
+        if col not in (1, 6):
+            board.cands[cell(5, col)] &= ~1
+    hints = list(strong_link_chains(Position(board), 2))
+    assert {h.family for h in hints} == {"skyscraper"}
+    assert {h.rating for h in hints} == {40}
+    elim = {e for h in hints for e in h.eliminations}
+    assert elim == {(cell(2, 6), 1), (cell(3, 6), 1), (cell(4, 4), 1), (cell(6, 4), 1)}
+
+
+def _position(case: dict) -> Board:
+    return Board.from_candidates(GEO, case["cands"], case["values"])
+
+
+SLOW_FAMILIES = ("multiple chains", "dynamic chains")  # pure-Python searches of a second
+CASES = [pytest.param(c, id=c["name"],
+                      marks=[pytest.mark.slow] if c["family"] in SLOW_FAMILIES else [])
+         for c in POSITIONS]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_family_fires_on_real_position(case: dict) -> None:
+    board = _position(case)
+    got = walker.first_family_python(board)
+    assert got is not None
+    family, hints = got
+    assert family == case["family"]
+    easiest = min(hints, key=lambda h: h.rating)
+    want = case["hint"]
+    assert easiest.family == case["name"]
+    assert easiest.rating == want["rating"]
+    assert [list(p) for p in easiest.placements] == want["placements"]
+    assert [list(e) for e in easiest.eliminations] == want["eliminations"]
+    solution = [int(ch) for ch in case["solution"]]
+    for h in hints:  # every conclusion of the family is true of the solution
+        walker.check_hint(h, solution)
+    if HAS_C:  # the accelerator finds the same hints in the same order
+        assert walker.first_family(board) == got
+
+
+def test_check_hint_rejects_a_false_conclusion() -> None:
+    solution = [int(ch) for ch in POSITIONS[0]["solution"]]
+    bad = Hint("XY-Wing", 42, (), ((0, solution[0]),), (0,))
+    with pytest.raises(SoundnessError):
+        walker.check_hint(bad, solution)
+
+
+def test_pure_mode_turns_the_accelerator_off() -> None:
+    board = _position(POSITIONS[0])
+    native.set_enabled(False)
+    try:
+        assert not accel.available(board)
+    finally:
+        native.set_enabled(True)
