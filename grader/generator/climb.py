@@ -91,12 +91,11 @@ class Counters:
 
 def climbs(gen: Generator, target: Target) -> bool:
     """Whether ``target`` is a request for the hard search: only the top
-    level, nested trials, a score range at the trial levels, or ``--like``."""
-    trials = trial_levels(gen.hierarchy)
-    at_top = bool(trials) and target.lo >= min(trials)
+    level (a score range of 140 and up included), nested trials, or
+    ``--like``.  Other requests, score ranges below 140 too, are the
+    ordinary methods' grids that re-grade into the range."""
     return bool(gen.settings.like) or target.lo >= gen.top or (
-        target.depth is not None and target.depth[0] >= 2) or (
-        target.score is not None and at_top)
+        target.depth is not None and target.depth[0] >= 2)
 
 
 class Climber:
@@ -278,7 +277,9 @@ class Climber:
         if cap is not None and key[:2] > cap[:2]:
             return key, False
         if self.nested:
-            return key, tier == 0.0 and refuted == 0
+            # no depth-1 refutation left: trials must nest; else ask the
+            # fixpoint of every depth-1 rule
+            return key, tier == 0.0 and (refuted == 0 or self.stuck(values, solution))
         if self.beyond:
             return key, tier == 0.0 or (self.disj is None and self.stuck(values, solution))
         return key, True
