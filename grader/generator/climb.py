@@ -48,6 +48,7 @@ from ..propagate import fixpoint
 from ..rule import Rule
 from .diverse import NearIndex, bundled, index_of
 from .search import ABOVE, BELOW, IN, Generated, Generator, Stats, Timeout
+from .symmetry import is_symmetric
 from .targets import Target, trial_levels
 
 #: grids one stream makes at most (then the run takes the next stream)
@@ -226,6 +227,10 @@ class Climber:
         return True
 
     def _near(self, values: Sequence[int], near: NearIndex) -> bool:
+        """Too close to a grid kept, to the user's or to the project's; or,
+        from a user's grid that is not symmetric, not yet symmetric."""
+        if self.like and not is_symmetric(self.geo, list(values), self.gen.settings.symmetry):
+            return True
         return near.near(values) or self.own.near(values) or self.avoid.near(values)
 
     def _tick(self) -> None:
