@@ -5,6 +5,7 @@ refused at once, with why."""
 from __future__ import annotations
 
 import itertools
+import sys
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,25 @@ def test_near_index_is_exact() -> None:
     mixed = Path(__file__).parent.parent / "puzzles" / "generated-mixed-9x9.txt"
     rec = next(iter_source(str(mixed)))
     assert rec.grid is not None and bundled(81).near(rec.grid.values)
+
+
+def test_progress_shows_grids_found_and_moves_per_second(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    out = tmp_path / "grids.txt"
+    args = ["-m", "grader", "generate", "--like", str(LIKE_FILE), "--level", "14", "-n", "3",
+            "--seed", "1", "-o", str(out)]
+    child = pexpect.spawn(sys.executable, args, encoding="utf-8", timeout=300,
+                          dimensions=(24, 160))
+    child.expect(r"\d+ hard grids found, [\d,]+ moves/s")  # on a terminal only
+    child.expect(r"3 of 3 grids")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert len(out.read_text().splitlines()) == 3
+    # --quiet: nothing on standard error, even on a terminal
+    child = pexpect.spawn(sys.executable, [*args[:-2], "-q"], encoding="utf-8", timeout=300,
+                          dimensions=(24, 160))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "hard grids found" not in (child.before or "")
+    assert child.exitstatus == 0
