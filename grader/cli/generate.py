@@ -119,18 +119,20 @@ def generate_command(
     depth: Annotated[str | None, typer.Option(
         "--depth",
         help="Trials nested to this depth: 2 (nested trials required), a range 2..3, or "
-             "0 (no trial). 2 and more take the hard search.",
+             "0 (no trial). 2 and more take the hard search (slow: bound it with --timeout).",
         show_default=False)] = None,
     score: Annotated[str | None, typer.Option(
         "--score",
         help="A range of the grader's score, A..B (or A.., ..B); a grid of level L scores "
-             "from 10 L to under 10 L + 10. At the trial levels (130 and up) it takes the "
-             "hard search.", show_default=False)] = None,
+             "from 10 L to under 10 L + 10. From 140 (level 14) it takes the hard search; "
+             "a range below takes grids of the other methods that re-grade into it.",
+        show_default=False)] = None,
     like: Annotated[Path | None, typer.Option(
         "--like",
         help="Explore around your own grids (a file in any input format) for new grids "
              "of the requested rating, each at least 10 cells from yours and from each "
-             "other.", show_default=False)] = None,
+             "other. With --symmetry, only symmetric grids are kept: give symmetric ones.",
+        show_default=False)] = None,
     count: Annotated[int, typer.Option(
         "--count", "-n", help="How many grids.", min=1)] = 1,
     size: Annotated[int, typer.Option(
@@ -154,7 +156,8 @@ def generate_command(
     method: Annotated[Method, typer.Option(
         help="guided (descend, then put givens back to steer into the band), "
              "top-down (the book: erase givens while unique) or bottom-up (the book: "
-             "add givens until unique).")] = Method.guided,
+             "add givens until unique). The hard search (--level 14, --depth 2, --like) "
+             "climbs instead.")] = Method.guided,
     jobs: Annotated[int, typer.Option(
         "--jobs", "-j", help="Worker processes (0: one per core). Same grids as with 1.",
         min=0)] = 1,
