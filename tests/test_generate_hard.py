@@ -12,6 +12,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from grader import native
 from grader.cli.generate import generate_command
 from grader.formats import iter_source
 from grader.generator import TargetError, generate, parse_targets
@@ -190,3 +191,15 @@ def test_progress_shows_grids_found_and_moves_per_second(tmp_path: Path) -> None
     child.close()
     assert "hard grids found" not in (child.before or "")
     assert child.exitstatus == 0
+
+
+@pytest.mark.slow
+def test_the_accelerator_does_not_change_the_hard_search() -> None:
+    fast = generate(level=14, count=1, seed=1, like=LIKE, timeout=600)
+    native.set_enabled(False)
+    try:  # about two minutes in pure Python
+        pure = generate(level=14, count=1, seed=1, like=LIKE, timeout=600)
+    finally:
+        native.set_enabled(True)
+    assert [g.puzzle for g in pure] == [g.puzzle for g in fast]
+    assert [g.result.score for g in pure] == [g.result.score for g in fast]
