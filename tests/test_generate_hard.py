@@ -203,3 +203,16 @@ def test_the_accelerator_does_not_change_the_hard_search() -> None:
         native.set_enabled(True)
     assert [g.puzzle for g in pure] == [g.puzzle for g in fast]
     assert [g.result.score for g in pure] == [g.result.score for g in fast]
+
+
+def test_like_explores_for_any_rating() -> None:
+    mixed = Path(__file__).parent.parent / "puzzles" / "generated-mixed-9x9.txt"
+    mine = [r.grid.values for r in itertools.islice(iter_source(str(mixed)), 3)
+            if r.grid is not None]
+    made = generate("difficult", count=3, seed=2, like=mine, timeout=300)
+    assert len(made) == 3
+    for g in made:
+        assert regrade(g.puzzle).rating == "difficult"  # type: ignore[attr-defined]
+        assert all(distance(g.puzzle, m) >= DISTANCE for m in mine)
+    for a, b in itertools.combinations(made, 2):
+        assert distance(a.puzzle, b.puzzle) >= DISTANCE

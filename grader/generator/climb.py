@@ -259,7 +259,7 @@ class Climber:
         gen.stats.assessments += 1
         if not self.top_mode:
             status, dist = gen.assess(values, self.target, unique=True)
-            return (dist if status != IN else 0.0,), status == IN
+            return (0.0, dist if status != IN else 0.0), status == IN
         board, _ = gen.closures.fixpoint(self.geo, values, self.plain_top)
         left = sum(1 for v in board.values if not v)
         if left == 0:

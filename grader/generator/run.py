@@ -16,7 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
-from .climb import Climber, Counters, climbs
+from .climb import QUOTA, Climber, Counters, climbs
 from .diverse import NearIndex, bundled
 from .search import Generated, GenerationError, Generator, Settings, task_rng
 from .targets import Target
@@ -118,12 +118,12 @@ def run(settings: Settings, tasks: Sequence[Task], jobs: int = 1,
             raise
 
 
-def _stream(target: Target, seed: int | str, k: int,
-            deadline: float | None) -> list[Generated]:
+def _stream(target: Target, seed: int | str, k: int, deadline: float | None,
+            quota: int) -> list[Generated]:
     """Stream ``k`` of the hard search, in a worker."""
     assert _WORKER is not None
     climber = Climber(_WORKER, target, Counters(_COUNTERS))
-    return climber.stream(task_rng(seed, k, target.label + "/stream"), deadline)
+    return climber.stream(task_rng(seed, k, target.label + "/stream"), deadline, quota)
 
 
 def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jobs: int = 1,
@@ -133,7 +133,8 @@ def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jo
 
     Stream ``k`` (1, 2, ...) is a climb with its own random generator, seeded
     from the run's seed and ``k``, that makes up to
-    :data:`grader.generator.climb.QUOTA` grids (see
+    :data:`grader.generator.climb.QUOTA` grids (fewer when ``count`` is
+    smaller; see
     :meth:`~grader.generator.climb.Climber.stream`).  The run takes the
     streams in order, and their grids in order, keeping each grid that
     differs in at least :data:`grader.generator.diverse.DISTANCE` cells from
@@ -141,6 +142,8 @@ def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jo
     Workers compute the next streams ahead; the grids are the serial ones.
     ``timeout`` (seconds) bounds the run: the grids found by then are kept."""
     deadline = None if timeout is None else time.time() + timeout
+    # a stream's grids are a prefix of what it makes with a larger quota
+    quota = min(QUOTA, count)
     near = NearIndex(settings.a * settings.a * settings.b * settings.b)
     avoid = bundled(near.ncells)
     kept = 0
@@ -160,7 +163,7 @@ def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jo
         climber = Climber(Generator(settings), target, counters)
         for k in itertools.count(1):
             rng = task_rng(seed, k, target.label + "/stream")
-            yield from take(climber.stream(rng, deadline))
+            yield from take(climber.stream(rng, deadline, quota))
             if kept >= count or late():
                 return
     shared = counters.shared if counters is not None else None
@@ -172,7 +175,7 @@ def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jo
             nxt = 1
             for k in itertools.count(1):
                 while len(ahead) < jobs:
-                    ahead[nxt] = pool.submit(_stream, target, seed, nxt, deadline)
+                    ahead[nxt] = pool.submit(_stream, target, seed, nxt, deadline, quota)
                     nxt += 1
                 yield from take(ahead.pop(k).result())
                 if kept >= count or late():
