@@ -186,7 +186,11 @@ def test_timeout_gives_up_cleanly() -> None:
     import time
 
     assert gen.generate(target, task_rng(1, 1), deadline=time.time() + 0.3) is None
-    assert generate("easy", size=4, count=2, timeout=0.3) == []
+    # generate() refuses it at once, saying why
+    with pytest.raises(TargetError, match="every 4x4 grid"):
+        generate("easy", size=4, count=2, timeout=0.3)
+    # a request that is only (very) rare: the timeout keeps nothing
+    assert generate("expert", count=2, min_givens=70, timeout=0.3) == []
 
 
 def test_orbits_partition_the_cells() -> None:

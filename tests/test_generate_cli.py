@@ -145,13 +145,14 @@ def test_pack_writes_every_rating_and_a_printable_page(tmp_path: Path) -> None:
 
 
 def test_timeout_keeps_what_was_made() -> None:
-    # every 4x4 grid is very easy, so the easy one never comes (one job: starting
-    # worker processes on a loaded machine can take the whole second)
-    code, out, errtext = gen("--size", "4", "-r", "very-easy,easy", "-n", "2", "--seed", "1",
-                             "--timeout", "1", "-j", "1")
+    # an expert grid with 70 givens does not come (every 4x4 grid is very easy,
+    # but generate refuses that request at once: test_generate_hard.py); one job:
+    # starting worker processes on a loaded machine can take the whole second
+    code, out, errtext = gen("-r", "very-easy,expert", "--min-givens", "70", "-n", "2",
+                             "--seed", "1", "--timeout", "1", "-j", "1")
     assert code == 1
     assert len(out.splitlines()) == 1 and "very easy" in out
-    assert "timeout: 1 grid(s) not made (easy) within 1 s" in errtext
+    assert "timeout: 1 grid(s) not made (expert) within 1 s" in errtext
 
 
 @pytest.mark.parametrize(("args", "words"), [

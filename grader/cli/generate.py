@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import shlex
 import sys
 import threading
 import time
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
 
+from ..formats import InputError, iter_source
 from ..generator import (
     CsvWriter,
     Generated,
     GenerationError,
+    Generator,
     Settings,
     TargetError,
     Task,
@@ -26,7 +30,11 @@ from ..generator import (
     run,
     write_pack,
 )
+from ..generator.climb import Counters, climbs
+from ..generator.targets import Target, impossible, narrow, parse_depth, parse_score
 from ..geometry import SUPPORTED_SIZES, geometry_for_size
+from ..hierarchy import Hierarchy
+from ..solver import solve
 from .common import EXIT_NOT_OK, EXIT_OK, box_option, check_plugins, err, fail, hierarchy_option
 from .options import (
     BoxOpt,
@@ -67,6 +75,44 @@ class OutFormat(StrEnum):
     jsonl = "jsonl"
 
 
+def narrow_all(targets: list[Target], h: Hierarchy, depth: str | None, score: str | None,
+               n: int, min_givens: int | None) -> list[Target]:
+    """The targets with ``--depth`` and ``--score``; :class:`TargetError` when
+    one cannot be met at all."""
+    d = parse_depth(depth, h) if depth is not None else None
+    sc = parse_score(score) if score is not None else None
+    out = [narrow(t, h, d, sc) if d is not None or sc is not None else t for t in targets]
+    for t in out:
+        why = impossible(t, n, min_givens)
+        if why is not None:
+            raise TargetError(why)
+    return out
+
+
+def read_like(path: Path, box: tuple[int, int] | None, ncells: int) -> tuple[tuple[int, ...], ...]:
+    """The grids of ``--like FILE`` with one solution (errors name file and line)."""
+    try:
+        records = list(iter_source(str(path), box=box))
+    except InputError as e:
+        fail(str(e))
+    grids: list[tuple[int, ...]] = []
+    for rec in records:
+        where = f"{path}:{rec.line}"
+        if rec.grid is None:
+            fail(f"{where}: {rec.error}")
+        if rec.grid.geo.ncells != ncells:
+            fail(f"{where}: a {rec.grid.size}x{rec.grid.size} grid; give --size "
+                 f"{rec.grid.size} to explore around it")
+        res = solve(rec.grid.geo, rec.grid.values, 2)
+        if res.count != 1:
+            what = "no solution" if res.count == 0 else "several solutions"
+            fail(f"{where}: the grid has {what}; --like needs grids with exactly one")
+        grids.append(rec.grid.values)
+    if not grids:
+        fail(f"{path}: no grid to explore around")
+    return tuple(grids)
+
+
 def _progress_wanted(progress: bool | None) -> bool:
     if progress is not None:
         return progress
@@ -82,7 +128,25 @@ def generate_command(
         show_default=False)] = None,
     level: Annotated[str | None, typer.Option(
         "--level", "-l", metavar="LEVEL",
-        help="Level instead of a rating: 9, a range 5-8, or a comma list (3,9,13).",
+        help="Level instead of a rating: 9, a range 5-8, or a comma list (3,9,13). "
+             "--level 14 (reductio needed) takes the hard search.",
+        show_default=False)] = None,
+    depth: Annotated[str | None, typer.Option(
+        "--depth", metavar="N|A..B",
+        help="Trials nested to this depth: 2 (nested trials required), a range 2..3, or "
+             "0 (no trial). 2 and more take the hard search (slow: bound it with --timeout).",
+        show_default=False)] = None,
+    score: Annotated[str | None, typer.Option(
+        "--score", metavar="A..B",
+        help="A range of the grader's score, A..B (or A.., ..B); a grid of level L scores "
+             "from 10 L to under 10 L + 10. From 140 (level 14) it takes the hard search; "
+             "a range below takes grids of the other methods that re-grade into it.",
+        show_default=False)] = None,
+    like: Annotated[Path | None, typer.Option(
+        "--like", metavar="FILE",
+        help="Explore around your own grids (a file in any input format) for new grids "
+             "of the requested rating, each at least 10 cells from yours and from each "
+             "other. With --symmetry, only symmetric grids are kept: give symmetric ones.",
         show_default=False)] = None,
     count: Annotated[int, typer.Option(
         "--count", "-n", metavar="N", help="How many grids.", min=1)] = 1,
@@ -105,7 +169,8 @@ def generate_command(
     method: Annotated[Method, typer.Option(
         help="guided (descend, then put givens back to steer into the band), "
              "top-down (the book: erase givens while unique) or bottom-up (the book: "
-             "add givens until unique).")] = Method.guided,
+             "add givens until unique). The hard search (--level 14, --depth 2, --like) "
+             "climbs instead.")] = Method.guided,
     jobs: JobsOpt = 0,
     timeout: TimeoutOpt = None,
     output_format: Annotated[OutFormat, typer.Option(
@@ -164,8 +229,16 @@ def generate_command(
     else:
         try:
             targets = parse_targets(rating, level, h)
+            targets = narrow_all(targets, h, depth, score, geo.n, min_givens)
         except TargetError as e:
             fail(str(e))
+    if like is not None:
+        if pack is not None:
+            fail("--like explores around your grids: leave out --pack")
+        settings = replace(settings, like=read_like(like, bx, geo.ncells))
+    if climbs(Generator(settings), targets[0]) and len(targets) > 1:
+        fail("level 14, nested trials, a score at the trial levels and --like take one "
+             "rating or level at a time (not a list)")
     if pack is None:
         check_output(output, overwrite)
     seed = resolve_seed(seed, quiet, "generate")
@@ -187,9 +260,16 @@ def generate_command(
     csvw = CsvWriter()
     try:
         watch = _Watch(tasks, f"{geo.n}x{geo.n}", None if quiet else STALL_SECONDS)
+        hard = climbs(Generator(settings), tasks[0].target)
+        counters = None
+        if hard:
+            shared = (multiprocessing.get_context("spawn").Array("q", 2) if n_jobs > 1
+                      else None)
+            counters = Counters(shared)
         with _Progress(_progress_wanted(False if quiet and progress is None else progress),
-                       len(tasks), watch) as bar:
-            for task, g in run(settings, tasks, n_jobs, timeout, on_done=bar.done):
+                       len(tasks), watch, counters) as bar:
+            for task, g in run(settings, tasks, n_jobs, timeout, on_done=bar.done,
+                               counters=counters):
                 if g is None:
                     missing.append(task)
                     continue
@@ -299,12 +379,16 @@ class _Watch:
 class _Progress:
     """A rich progress bar on standard error, or nothing."""
 
-    def __init__(self, enabled: bool, total: int, watch: _Watch) -> None:
+    def __init__(self, enabled: bool, total: int, watch: _Watch,
+                 counters: Counters | None = None) -> None:
         self.enabled = enabled
         self.total = total
         self.watch = watch
+        self.counters = counters
         self._progress: Any = None
         self._task: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def __enter__(self) -> _Progress:
         if self.enabled:
@@ -323,15 +407,34 @@ class _Progress:
                 console=err, transient=True)
             self._progress.__enter__()
             self._task = self._progress.add_task("", total=self.total)
+            if self.counters is not None:
+                self._thread = threading.Thread(target=self._rates, daemon=True)
+                self._thread.start()
         return self
+
+    def _rates(self) -> None:
+        """The hard search: grids found and moves tried per second, twice a second."""
+        assert self.counters is not None
+        t0 = time.perf_counter()
+        while not self._stop.wait(0.5):
+            moves, found = self.counters.read()
+            rate = moves / max(1e-9, time.perf_counter() - t0)
+            self._progress.update(self._task, description=f"{found} hard grids found, "
+                                                          f"{rate:,.0f} moves/s")
 
     def done(self, task: Task, g: Generated | None) -> None:
         self.watch.reset(task)
         if self._progress is not None and self._task is not None:
+            if self.counters is not None:
+                self._progress.update(self._task, advance=1)
+                return
             what = f"last: {g.result.rating}" if g is not None else "timed out"
             self._progress.update(self._task, advance=1, description=what)
 
     def __exit__(self, *exc: object) -> None:
         self.watch.stop()
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
         if self._progress is not None:
             self._progress.__exit__(None, None, None)

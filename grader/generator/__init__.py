@@ -10,6 +10,8 @@ assessed, :mod:`grader.generator.run` for parallel, reproducible runs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..geometry import geometry_for_size
 from ..hierarchy import Hierarchy, load_hierarchy
 from .output import OUTPUT_FORMATS, CsvWriter, format_grid, record
@@ -17,7 +19,16 @@ from .pack import write_pack
 from .run import Task, plan_tasks, run, run_task
 from .search import METHODS, Generated, GenerationError, Generator, Settings, Stats, task_rng
 from .symmetry import SYMMETRIES, is_symmetric, orbits
-from .targets import Target, TargetError, parse_targets, rating_bands
+from .targets import (
+    Target,
+    TargetError,
+    impossible,
+    narrow,
+    parse_depth,
+    parse_score,
+    parse_targets,
+    rating_bands,
+)
 
 __all__ = [
     "METHODS", "OUTPUT_FORMATS", "SYMMETRIES", "CsvWriter", "Generated", "GenerationError",
@@ -31,15 +42,28 @@ def generate(rating: str | None = None, *, level: str | int | None = None, count
              size: int = 9, box: tuple[int, int] | None = None, symmetry: str = "none",
              method: str = "guided", minimal: bool = False, min_givens: int | None = None,
              max_givens: int | None = None, seed: int | str = 0, jobs: int = 1,
-             timeout: float | None = None,
-             hierarchy: Hierarchy | None = None) -> list[Generated]:
-    """``count`` grids of ``rating`` (or ``level``); see ``generate --help``.
+             timeout: float | None = None, hierarchy: Hierarchy | None = None,
+             depth: str | int | None = None, score: str | None = None,
+             like: Sequence[Sequence[int]] = ()) -> list[Generated]:
+    """``count`` grids of ``rating`` (or ``level``), trials nested to
+    ``depth`` (``2``, ``"2..3"``), a ``score`` in a range (``"140..145"``),
+    explored around the grids ``like`` (values, 0 for empty); see
+    ``generate --help``.
 
     Grids the ``timeout`` (seconds, for the whole run) cut short are left out."""
     h = hierarchy or load_hierarchy()
     geo = geometry_for_size(size, box)
-    settings = Settings(geo.a, geo.b, symmetry, method, minimal, min_givens, max_givens, h)
+    settings = Settings(geo.a, geo.b, symmetry, method, minimal, min_givens, max_givens, h,
+                        tuple(tuple(g) for g in like))
     settings.check()
     targets = parse_targets(rating, None if level is None else str(level), h)
+    d = None if depth is None else parse_depth(str(depth), h)
+    sc = None if score is None else parse_score(score)
+    if d is not None or sc is not None:
+        targets = [narrow(t, h, d, sc) for t in targets]
+    for t in targets:
+        why = impossible(t, geo.n, min_givens)
+        if why is not None:
+            raise TargetError(why)
     tasks = plan_tasks(targets, count, seed)
     return [g for _, g in run(settings, tasks, jobs, timeout) if g is not None]

@@ -88,6 +88,8 @@ class Settings:
     min_givens: int | None = None
     max_givens: int | None = None
     hierarchy: Hierarchy | None = None
+    #: ``--like``: grids (values, 0 for empty) to explore around
+    like: tuple[tuple[int, ...], ...] = ()
 
     def check(self) -> None:
         """Raise :class:`GenerationError` on settings that cannot work."""
@@ -108,6 +110,10 @@ class Settings:
         if self.max_givens is not None and self.max_givens < n - 1:
             raise GenerationError(f"--max-givens {self.max_givens}: a {n}x{n} grid with a "
                                   f"unique solution needs at least {n - 1} givens")
+        for k, grid in enumerate(self.like, start=1):
+            if len(grid) != cells:
+                raise GenerationError(f"--like: grid {k} has {len(grid)} cells, not the "
+                                      f"{cells} of a {n}x{n} grid")
 
 
 @dataclass
@@ -473,7 +479,7 @@ class Generator:
             return None
         self._check_time()
         result = self.grader.grade_grid(Grid(self.geo, tuple(values)))
-        if result.verdict != "ok" or not target.contains(result.level):
+        if not target.accepts(result):
             self.stats.rejected += 1
             return None
         return Generated((self.geo.a, self.geo.b), tuple(values), solution, result, target)
