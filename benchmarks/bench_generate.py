@@ -142,8 +142,8 @@ def bench(gen: Generator, target: Target, seed: int, budget: float,
 HARD: tuple[tuple[str, dict[str, object]], ...] = (
     ("level 14", {"level": 14}),
     ("expert depth 2", {"rating": "expert", "depth": 2}),
-    ("score 140..143", {"score": "140..143"}),
-    ("score 143..150", {"score": "143..150"}),
+    ("score 140..148", {"score": "140..148"}),
+    ("score 148..150", {"score": "148..150"}),
 )
 
 
@@ -185,7 +185,7 @@ def main() -> None:
                     help="the hard search: level 14, depth 2, score ranges (9x9)")
     ap.add_argument("--requests", default="",
                     help="with --hard: only these requests, a comma list of the labels "
-                         "(level 14, expert depth 2, score 140..143, score 143..150)")
+                         "(level 14, expert depth 2, score 140..148, score 148..150)")
     args = ap.parse_args()
     if args.pure:
         native.set_enabled(False)
