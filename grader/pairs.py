@@ -150,6 +150,9 @@ class GeneratedPair:
     seed: int
     sat_calls: int
     seconds: float
+    #: False when a deadline stopped the removals: the joint solution is still
+    #: unique, but the givens not tried yet may be removable.
+    complete: bool = True
 
     @property
     def givens(self) -> int:
@@ -171,12 +174,15 @@ def check_pair_order(order: int) -> None:
 
 
 def generate_pair(order: int, seed: int = 0, solver: str = DEFAULT_PAIR_SOLVER,
-                  progress: Callable[[int, int], None] | None = None) -> GeneratedPair:
+                  progress: Callable[[int, int], None] | None = None,
+                  timeout: float | None = None) -> GeneratedPair:
     """A pair of ``order**2 x order**2`` grids with a unique joint solution and
     maximal holes: every given of both grids was tried for removal, in a random
     order, and kept only when removing it would let another solution in.
 
-    ``progress(done, total)`` is called after each tried removal."""
+    ``progress(done, total)`` is called after each tried removal.  After
+    ``timeout`` seconds no more removals are tried: the pair comes back with
+    ``complete`` False (unique, perhaps with removable givens)."""
     check_pair_order(order)
     t0 = time.perf_counter()
     geo = geometry(order, order)
@@ -186,25 +192,32 @@ def generate_pair(order: int, seed: int = 0, solver: str = DEFAULT_PAIR_SOLVER,
     rng.shuffle(cells)
     with UniquenessOracle([geo, geo], [sa, sb], pair_clauses(geo),
                           solver=resolve_solver(solver)) as oracle:
-        kept = set(_minimize(oracle, cells, progress))
+        deadline = None if timeout is None else t0 + timeout
+        kept_list, complete = _minimize(oracle, cells, progress, deadline)
+        kept = set(kept_list)
         calls = oracle.calls
     nc = geo.ncells
     pa = tuple(v if c in kept else 0 for c, v in enumerate(sa))
     pb = tuple(v if nc + c in kept else 0 for c, v in enumerate(sb))
-    return GeneratedPair(geo, pa, pb, sa, sb, seed, calls, time.perf_counter() - t0)
+    return GeneratedPair(geo, pa, pb, sa, sb, seed, calls, time.perf_counter() - t0, complete)
 
 
 def _minimize(oracle: UniquenessOracle, order: list[int],
-              progress: Callable[[int, int], None] | None) -> list[int]:
-    if progress is None:
-        return oracle.minimize(order)
+              progress: Callable[[int, int], None] | None,
+              deadline: float | None = None) -> tuple[list[int], bool]:
+    """The givens kept, and whether every one was tried before ``deadline``."""
+    if progress is None and deadline is None:
+        return oracle.minimize(order), True
     active = set(range(len(oracle.cells)))
     for k, i in enumerate(order, 1):
+        if deadline is not None and time.perf_counter() > deadline:
+            return sorted(active), False
         active.discard(i)
         if not oracle.unique(sorted(active)):
             active.add(i)
-        progress(k, len(order))
-    return sorted(active)
+        if progress is not None:
+            progress(k, len(order))
+    return sorted(active), True
 
 
 def pair_oracle(geo: Geometry, solution_a: Sequence[int], solution_b: Sequence[int],

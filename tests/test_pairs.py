@@ -172,3 +172,19 @@ def test_generate_verify_and_pretty() -> None:
     assert code == 0
     assert "verify: 1 joint solution; 0 givens removable" in err and "ok" in err
     assert err.count("+-------+-------+-------+") == 8  # two grids side by side
+
+
+def test_pair_generate_timeout_keeps_a_unique_pair() -> None:
+    """--timeout (the whole run, as for generate): the removals stop, the pair
+    still has exactly one joint solution, and the command says so, exit 1."""
+    from grader.pairs import generate_pair, solve_pair
+
+    gen = generate_pair(3, seed=1, timeout=0.0)
+    assert not gen.complete and gen.givens == 162
+    assert solve_pair(gen.geo, gen.puzzle_a, gen.puzzle_b, 2).count == 1
+    full = generate_pair(3, seed=1)
+    assert full.complete and full.givens < 162
+    res = CliRunner().invoke(build_app(), ["pair", "generate", "--seed", "1", "--timeout",
+                                           "0", "-f", "line"])
+    assert res.exit_code == 1
+    assert "some givens were not tried for removal" in res.stderr

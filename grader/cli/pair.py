@@ -37,6 +37,7 @@ from .options import (
     OverwriteOpt,
     QuietOpt,
     SeedOpt,
+    TimeoutOpt,
     VersionOpt,
     check_output,
     resolve_seed,
@@ -195,6 +196,7 @@ def generate_command(
         "(exactly one), and removing any single given lets a second solution in.")] = False,
     sat_solver: Annotated[str, typer.Option(
         "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
+    timeout: TimeoutOpt = None,
     quiet: QuietOpt = False,
     color: ColorOpt = Color.auto,
     version: VersionOpt = None,
@@ -232,7 +234,8 @@ def generate_command(
             bar.update(task, completed=done)
 
     try:
-        gen = generate_pair(order, seed, sat_solver, progress if bar is not None else None)
+        gen = generate_pair(order, seed, sat_solver, progress if bar is not None else None,
+                            timeout)
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()
@@ -267,6 +270,11 @@ def generate_command(
                   f"({na} + {nb}) of {2 * geo.ncells} cells, {gen.sat_calls} SAT calls, "
                   f"{gen.seconds:.2f} s" + (f"; wrote {output}" if output else ""),
                   markup=False, highlight=False)
+    if not gen.complete:
+        err.print(f"timeout: stopped after {timeout:g} s; the pair has one joint solution, "
+                  "but some givens were not tried for removal", markup=False, highlight=False)
+        if not verify:
+            raise typer.Exit(EXIT_NOT_OK)
     if verify:
         t0 = time.perf_counter()
         res = solve_pair(geo, gen.puzzle_a, gen.puzzle_b, 2, sat_solver)
