@@ -365,9 +365,9 @@ def grade_command(
     h = hierarchy_option(hierarchy, propagation)
     if list_rules:
         from ..plugins import rule_table
-        from .rules import render_rules
+        from .rules import print_rules
 
-        out.print(render_rules(rule_table(h), h.name))
+        print_rules(rule_table(h), h.name)
         raise typer.Exit(EXIT_OK)
     if not inputs:
         fail("missing FILE|GRID|-: name a file of grids, '-' for standard input, or a grid")

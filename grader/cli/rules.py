@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
@@ -41,15 +42,27 @@ def rules_command(
         for r in rows:
             out.print(json.dumps(asdict(r)), markup=False, highlight=False)
     else:
-        out.print(render_rules(rows, h.name))
+        print_rules(rows, h.name)
     if any(r.error and r.code is not None for r in rows):
         raise typer.Exit(EXIT_NOT_OK)
+
+
+def print_rules(rows: list[RuleInfo], name: str) -> None:
+    """The table on standard output: the terminal's width, or 120 columns in
+    a pipe or a file, so that codes and packages are never cut."""
+    if out.is_terminal:
+        out.print(render_rules(rows, name))
+    else:
+        Console(width=120, highlight=False, no_color=out.no_color,
+                force_terminal=False).print(render_rules(rows, name))
 
 
 def render_rules(rows: list[RuleInfo], name: str) -> Table:
     t = Table(title=f"rules of the hierarchy {name!r}", title_justify="left")
     for col in ("level", "code", "name", "family", "package", "version", "C"):
-        t.add_column(col, justify="right" if col == "level" else "left")
+        # codes, packages and versions are read whole; names and families may wrap
+        t.add_column(col, justify="right" if col == "level" else "left",
+                     no_wrap=col not in ("name", "family"), overflow="fold")
     for r in rows:
         level = "" if r.level is None else str(r.level)
         code = r.code or ("(broken)" if r.error else "(not used)")
