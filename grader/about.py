@@ -88,12 +88,13 @@ def version() -> str:
     return FALLBACK_VERSION
 
 
-def accelerator_built() -> bool:
-    """Whether the C extension ``grader._native`` was compiled and can be found."""
+def accelerator_built(module: str = "grader._native") -> bool:
+    """Whether a C extension (``grader._native``: trials and the exact solver;
+    ``grader._expert``: the expert score's families) was compiled and can be found."""
     import importlib.util
 
     try:
-        return importlib.util.find_spec("grader._native") is not None
+        return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         return False
 
@@ -108,7 +109,9 @@ def accelerator_state() -> str:
                 "e.g. apt-get install gcc)")
     if accelerator_disabled():
         return "built, disabled by SUDOKU_GRADER_PURE"
-    return "built, enabled"
+    if not accelerator_built("grader._expert"):
+        return "built, enabled (the expert score's families are not built: pure Python)"
+    return "built, enabled (trials, exact solver and the expert score's families)"
 
 
 def hierarchy_line(path: str | None = None) -> str:
