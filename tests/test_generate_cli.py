@@ -169,7 +169,7 @@ def test_timeout_keeps_what_was_made() -> None:
     (["--pack", "x", "-r", "easy"], "leave out --rating"),
     (["--symmetry", "spiral"], "spiral"),
     (["--method", "sideways"], "sideways"),
-    (["-n", "0"], "Invalid value for '--count'"),
+    (["-n", "0"], "Invalid value for '--number'"),
     (["--hierarchy", "/nonexistent/h.toml"], "/nonexistent/h.toml"),
 ])
 def test_bad_options_give_clear_errors(args: list[str], words: str) -> None:
@@ -188,7 +188,7 @@ def test_unwritable_output_is_a_clear_error(tmp_path: Path) -> None:
 def test_umbrella_and_help() -> None:
     p = cli("--help")
     assert p.returncode == 0
-    for option in ("--rating", "--level", "--count", "--size", "--symmetry", "--minimal",
+    for option in ("--rating", "--level", "--number", "--size", "--symmetry", "--minimal",
                    "--min-givens", "--max-givens", "--seed", "--method", "--jobs", "--timeout",
                    "--format", "--pack"):
         assert option in p.stdout
@@ -212,3 +212,11 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     assert len(out.read_text().splitlines()) == 40
+
+
+def test_number_of_grids_and_its_old_name() -> None:
+    """-n/--number is how many grids; --count (solve's word for counting
+    solutions) is still accepted as the old name."""
+    for flag in ("-n", "--number", "--count"):
+        code, out, _ = gen("-r", "easy", flag, "2", "--seed", "1", "-j", "1")
+        assert code == 0 and len(out.splitlines()) == 2

@@ -35,7 +35,7 @@ SKIP = {
 }
 #: substrings of examples that take more than a few seconds
 SLOW = ("se-medium-500", "se-easy-500", "--compare", "-n 20",
-        "--size 16", "--level 9", "--rating all", "--pack", "--count 10",
+        "--size 16", "--level 9", "--rating all", "--pack", "difficult -n 10",
         "--level 14", "--score 14")
 
 

@@ -149,7 +149,10 @@ def generate_command(
              "other. With --symmetry, only symmetric grids are kept: give symmetric ones.",
         show_default=False)] = None,
     count: Annotated[int, typer.Option(
-        "--count", "-n", metavar="N", help="How many grids.", min=1)] = 1,
+        "--number", "-n", metavar="N", help="How many grids.", min=1)] = 1,
+    count_alias: Annotated[int | None, typer.Option(
+        "--count", metavar="N", min=1, hidden=True,
+        help="Old name of --number (solve --count counts solutions).")] = None,
     size: Annotated[int, typer.Option(
         "--size", "-s", metavar="N", help="Side of the grid: 4, 6, 8, 9, 12, 16 or 25.")] = 9,
     box: BoxOpt = None,
@@ -221,6 +224,8 @@ def generate_command(
     if with_solution and output_format is OutFormat.block:
         fail("--with-solution: the block format has no place for a solution (a second "
              "block would read as another grid); use line, nt, csv or jsonl")
+    if count_alias is not None:
+        count = count_alias
     if pack is not None:
         if rating is not None or level is not None:
             fail("--pack makes one grid of each rating: leave out --rating and --level")
