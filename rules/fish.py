@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from grader import phrases
 from grader.board import Board
-from grader.explain import phrases
 from grader.rule import Rule
 from grader.steps import Pattern, Step
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
+from grader import phrases
 from grader.board import Board
-from grader.explain import phrases
 from grader.geometry import BLOCK
 from grader.rule import Rule
 from grader.steps import Pattern, Step

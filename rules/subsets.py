@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from grader import phrases
 from grader.board import Board
-from grader.explain import phrases
 from grader.geometry import values_of
 from grader.rule import Rule
 from grader.steps import Pattern, Step

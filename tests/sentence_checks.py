@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterator
 
 from grader.explain.hints import HINT_LEVELS, hint, technique_hint, where_hint
-from grader.explain.phrases import FULL_HOUSE
 from grader.explain.render import body_lines
+from grader.phrases import FULL_HOUSE
 from grader.steps import Step
 
 CELL = r"\(\d+, \d+\)"

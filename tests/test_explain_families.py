@@ -10,9 +10,9 @@ from conftest import G6, G9, G16, book_figures, cell, make_rule, marks, without
 from grader.board import Board
 from grader.explain.hints import vague_hint
 from grader.explain.marks import step_marks
-from grader.explain.phrases import fish_path
 from grader.explain.svg import grid_svg
 from grader.explain.textgrid import grid_text
+from grader.phrases import fish_path
 from grader.steps import Step
 
 

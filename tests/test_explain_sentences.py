@@ -250,7 +250,7 @@ def test_a_full_house_is_named_with_its_reason() -> None:
 
 def test_a_full_house_needs_a_unit_with_one_empty_cell() -> None:
     """Only the single positions in a unit with exactly one empty cell are full houses."""
-    from grader.explain.phrases import FULL_HOUSE
+    from grader.phrases import FULL_HOUSE
 
     g = parse_grid_token(FULL_HOUSE_GRID)
     for _, board, step in walkthrough(g.board()):

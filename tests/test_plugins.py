@@ -517,3 +517,20 @@ def test_a_python_rule_failing_inside_the_accelerator_is_a_rule_error(
         prog.closure(b)
     # the accelerator is usable again afterwards
     assert Grader().grade_grid(board).level == 1
+
+
+def test_rules_sit_below_the_explanations() -> None:
+    """Layering: the built-in rules import nothing of grader.explain (their
+    phrase helpers are grader.phrases), so loading a rule never loads the
+    explanations, the engine or the plugins again."""
+    import ast
+
+    from conftest import ROOT
+
+    for path in sorted((ROOT / "rules").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert not node.module.startswith("grader.explain"), (path.name, node.module)
+                if node.module == "grader":
+                    assert "explain" not in {a.name for a in node.names}, path.name

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..geometry import BLOCK, ROW
+from ..phrases import FULL_HOUSE, regions
 from ..steps import Step
-from .phrases import FULL_HOUSE, regions
 
 HintTemplate = Callable[[Step], str]
 _HINTS: dict[str, HintTemplate] = {}

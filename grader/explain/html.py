@@ -123,7 +123,7 @@ def _trace(step: Step) -> str:
 
 
 def _link(step: Step, link: Link, size_px: int, uid: str) -> str:
-    from .phrases import effects
+    from ..phrases import effects
     from .trials import _uses_text
 
     sub = link.step

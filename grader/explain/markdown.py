@@ -74,7 +74,7 @@ def _branches(lines: list[str], step: Step, indent: int, full: bool = False) -> 
 
 
 def _link_text(step: Step, link: Link) -> str:
-    from .phrases import effects
+    from ..phrases import effects
     from .trials import _uses_text
 
     sub = link.step

@@ -194,7 +194,7 @@ def chain_models(step: Step, b: Branch, full: bool = False,
     if b.conflict is not None:
         kind, reason = EndKind.contradiction, b.conflict.reason
     else:
-        from .phrases import effects
+        from ..phrases import effects
 
         kind, reason = EndKind.conclusion, effects(geo, step.placements, step.eliminations)
     end = EndModel(kind=kind, reason=reason, uses=list(b.chain.end),

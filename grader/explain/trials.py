@@ -15,8 +15,8 @@ a branch are expanded the same way, one indentation level deeper.  With
 from __future__ import annotations
 
 from ..geometry import Geometry
+from ..phrases import effects
 from ..steps import Branch, Link, Step, register_template, template_for
-from .phrases import effects
 
 INDENT = "    "
 
