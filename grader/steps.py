@@ -228,6 +228,20 @@ def support_for(family: str) -> Support | None:
     return _SUPPORT.get(family)
 
 
+def absent_outside(step: Step, base: str, cover: str) -> list[tuple[int, int]]:
+    """The support of a pattern whose value is confined: the value is absent
+    from the cells of the ``base`` regions that lie outside the ``cover``
+    regions (candidate lines: blocks outside lines; fish: base lines outside
+    cover lines)."""
+    geo = step.geo
+    v = step.pattern.values[0]
+    inside: set[int] = set()
+    for r in step.pattern.regions_with(cover):
+        inside |= geo.region_set[r]
+    return [(c, v) for r in step.pattern.regions_with(base) for c in geo.regions[r]
+            if c not in inside]
+
+
 class TemplateClash(ValueError):
     """Two packages tried to give the same rule family its sentences."""
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from grader import phrases
 from grader.board import Board
 from grader.rule import Rule
-from grader.steps import Pattern, Step
+from grader.steps import Pattern, Step, absent_outside
 
 from .subsets import subsets_with_union
 
@@ -39,13 +39,7 @@ class Fish(Rule):
     @staticmethod
     def support(step: Step) -> list[tuple[int, int]]:
         """The value is absent from the base lines outside the cover lines."""
-        geo = step.geo
-        v = step.pattern.values[0]
-        inside: set[int] = set()
-        for r in step.pattern.regions_with("cover"):
-            inside |= geo.region_set[r]
-        return [(c, v) for r in step.pattern.regions_with("base") for c in geo.regions[r]
-                if c not in inside]
+        return absent_outside(step, "base", "cover")
 
     def find(self, board: Board) -> Iterator[Step]:
         geo = board.geo

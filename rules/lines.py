@@ -10,7 +10,7 @@ from grader import phrases
 from grader.board import Board
 from grader.geometry import BLOCK
 from grader.rule import Rule
-from grader.steps import Pattern, Step
+from grader.steps import Pattern, Step, absent_outside
 
 
 class CandidateLines(Rule):
@@ -182,13 +182,7 @@ class MultipleLines(Rule):
     @staticmethod
     def support(step: Step) -> list[tuple[int, int]]:
         """The value is absent from the blocks outside the lines."""
-        geo = step.geo
-        v = step.pattern.values[0]
-        inside: set[int] = set()
-        for r in step.pattern.regions_with("line"):
-            inside |= geo.region_set[r]
-        return [(c, v) for r in step.pattern.regions_with("block") for c in geo.regions[r]
-                if c not in inside]
+        return absent_outside(step, "block", "line")
 
     def _step(self, board: Board, blocks: list[int], lines: int, v: int, elim: list[int],
               is_row: bool) -> Step:

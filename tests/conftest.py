@@ -183,3 +183,31 @@ def serial60(medium60: Path) -> list[dict]:
     p = grade(str(medium60), "-f", "jsonl", "-j", "1")
     assert p.returncode == 0, p.stderr
     return jsonl(p.stdout)
+
+
+#: A hierarchy of the singles and reductio only, trials propagating with the
+#: singles, nested to ``{depth}`` (``SMALL_HIERARCHY.format(depth=2)``).
+SMALL_HIERARCHY = """\
+name = "singles and reductio"
+[trials]
+propagation = "singles"
+max_depth = {depth}
+[[rules]]
+level = 1
+code = "single-position"
+[[rules]]
+level = 2
+code = "single-candidate"
+[[rules]]
+level = 14
+code = "reductio"
+[[ratings]]
+name = "very easy"
+levels = [1]
+[[ratings]]
+name = "easy"
+levels = [2]
+[[ratings]]
+name = "expert"
+levels = [14]
+"""

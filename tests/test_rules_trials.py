@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import DATA, G4, G9, book_figures, cell, find_all, make_rule, marks
+from conftest import DATA, G4, G9, SMALL_HIERARCHY, book_figures, cell, find_all, make_rule, marks
 
 from grader import Engine, Grader, load_hierarchy, parse_grid_token
 from grader.board import Board
@@ -183,35 +183,11 @@ def test_more_top1465_reductio_grids(line: int) -> None:
 
 
 # -- nesting --------------------------------------------------------------------------
-SMALL = """\
-name = "singles and reductio"
-[trials]
-propagation = "singles"
-max_depth = {depth}
-[[rules]]
-level = 1
-code = "single-position"
-[[rules]]
-level = 2
-code = "single-candidate"
-[[rules]]
-level = 14
-code = "reductio"
-[[ratings]]
-name = "very easy"
-levels = [1]
-[[ratings]]
-name = "easy"
-levels = [2]
-[[ratings]]
-name = "expert"
-levels = [14]
-"""
 
 
 def small_hierarchy(tmp_path: Path, depth: int):
     p = tmp_path / f"small{depth}.toml"
-    p.write_text(SMALL.format(depth=depth))
+    p.write_text(SMALL_HIERARCHY.format(depth=depth))
     return load_hierarchy(p)
 
 

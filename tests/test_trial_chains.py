@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import DATA, book_figures
+from conftest import DATA, SMALL_HIERARCHY, book_figures
 from typer.testing import CliRunner
 
 from grader import Grader, load_hierarchy, native, parse_grid_token
@@ -37,30 +37,6 @@ def top1465(line: int) -> str:
 GRIDS = [book_figures()["fig4.5"]["puzzle"], top1465(200), top1465(93), top1465(77),
          top1465(187)]
 
-SMALL = """\
-name = "singles and reductio"
-[trials]
-propagation = "singles"
-max_depth = 2
-[[rules]]
-level = 1
-code = "single-position"
-[[rules]]
-level = 2
-code = "single-candidate"
-[[rules]]
-level = 14
-code = "reductio"
-[[ratings]]
-name = "very easy"
-levels = [1]
-[[ratings]]
-name = "easy"
-levels = [2]
-[[ratings]]
-name = "expert"
-levels = [14]
-"""
 
 
 def trial_steps(puzzle: str, engine: Engine | None = None) -> list[tuple[Board, Step]]:
@@ -160,7 +136,7 @@ def test_chains_are_sound_minimal_and_reach_their_end(puzzle: str) -> None:
 
 def small_engine(tmp_path: Path) -> Engine:
     p = tmp_path / "small.toml"
-    p.write_text(SMALL)
+    p.write_text(SMALL_HIERARCHY.format(depth=2))
     return Engine(load_hierarchy(p))
 
 
