@@ -193,3 +193,13 @@ def test_pair_generate_options_make_a_verified_minimal_pair() -> None:
 def test_library_reads_the_same_records_as_the_command() -> None:
     recs = list(iter_source(P))
     assert SolveOptions().records([P]).__next__() == recs[0]
+
+
+@pytest.mark.parametrize("module", ["grader.engines.solving", "grader.generator.request",
+                                    "grader.explain.request"])
+def test_the_modules_examples_are_true(module: str) -> None:
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(module))
+    assert res.attempted > 0 and res.failed == 0

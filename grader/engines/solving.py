@@ -3,7 +3,7 @@ library: the command parses its options into a :class:`SolveOptions` and hands
 it here.
 
 >>> from grader.engines.solving import SolveOptions, solve_inputs
->>> run = solve_inputs(SolveOptions(engine="native"), ["4 " + "0" * 80 + "1"])
+>>> run = solve_inputs(SolveOptions(engine="native"), ["3 " + "0" * 80 + "1"])
 >>> [o.verdict for o in run.outcomes]
 ['multiple-solutions']
 
