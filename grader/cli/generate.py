@@ -168,9 +168,8 @@ def generate_command(
         number=count_alias if count_alias is not None else count, size=size,
         box=box_option(box), symmetry=symmetry.value, minimal=minimal, min_givens=min_givens,
         max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs),
-        timeout=timeout,
-        output_format=output_format.value, with_solution=with_solution, pack=pack,
-        hierarchy=h, hierarchy_file=hierarchy)
+        timeout=timeout, output_format=output_format.value, with_solution=with_solution,
+        pack=pack, hierarchy=h, hierarchy_file=hierarchy)
     try:
         plan = prepare(opts)
     except (GenerationError, TargetError, InputError) as e:
