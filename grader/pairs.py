@@ -233,3 +233,94 @@ def given_indices(puzzle_a: Sequence[int], puzzle_b: Sequence[int]) -> list[int]
     nc = len(puzzle_a)
     return ([c for c, v in enumerate(puzzle_a) if v]
             + [nc + c for c, v in enumerate(puzzle_b) if v])
+
+
+# -- ``pair generate`` as a library call ------------------------------------------------
+#: what ``pair generate --format`` accepts
+PAIR_FORMATS = ("block", "line", "nt")
+
+
+def render_pair(geo: Geometry, a: Sequence[int], b: Sequence[int], fmt: str,
+                empty: str = "0") -> str:
+    """The two grids of a pair as ``nt`` (two "N T" lines), ``line`` (two lines)
+    or ``block`` (two blocks of rows, a blank line between)."""
+    from .engines.render import block_lines, nt_line, token
+
+    if fmt == "nt":
+        return f"{nt_line(geo, a)}\n{nt_line(geo, b)}"
+    if fmt == "line":
+        return f"{token(geo, a, empty)}\n{token(geo, b, empty)}"
+    return "\n".join(block_lines(geo, a, empty)) + "\n\n" + "\n".join(block_lines(geo, b, empty))
+
+
+@dataclass(frozen=True)
+class PairGenerateOptions:
+    """What ``pair generate`` is asked, typed (the command's options, parsed)."""
+
+    order: int = 3
+    seed: int = 0
+    output_format: str = "block"
+    with_solution: bool = False
+    sat_solver: str = DEFAULT_PAIR_SOLVER
+    #: seconds for the removals (None: no limit)
+    timeout: float | None = None
+
+
+def pair_generate(opts: PairGenerateOptions,
+                  progress: Callable[[int, int], None] | None = None) -> GeneratedPair:
+    """:func:`generate_pair` with the options (ValueError for an order it refuses
+    or an unknown format, :class:`~grader.engines.EngineError` for an unknown solver)."""
+    if opts.output_format not in PAIR_FORMATS:
+        raise ValueError(f"unknown pair format {opts.output_format!r} "
+                         f"(choose from {', '.join(PAIR_FORMATS)})")
+    return generate_pair(opts.order, opts.seed, opts.sat_solver, progress, opts.timeout)
+
+
+def pair_text(gen: GeneratedPair, opts: PairGenerateOptions) -> str:
+    """The puzzle pair in the requested format (and the joint solution after it
+    with ``with_solution``), without a final newline."""
+    fmt = opts.output_format
+    text = render_pair(gen.geo, gen.puzzle_a, gen.puzzle_b, fmt)
+    if opts.with_solution:
+        text += "\n\n" if fmt == "block" else "\n"
+        text += render_pair(gen.geo, gen.solution_a, gen.solution_b, fmt)
+    return text
+
+
+def pair_summary(gen: GeneratedPair, opts: PairGenerateOptions) -> str:
+    """The run in one line: order, size, seed, givens, SAT calls, time."""
+    geo = gen.geo
+    na = sum(1 for v in gen.puzzle_a if v)
+    nb = sum(1 for v in gen.puzzle_b if v)
+    return (f"order {opts.order} pair ({geo.n}x{geo.n}), seed {opts.seed}: {gen.givens} givens "
+            f"({na} + {nb}) of {2 * geo.ncells} cells, {gen.sat_calls} SAT calls, "
+            f"{gen.seconds:.2f} s")
+
+
+@dataclass(frozen=True)
+class PairCheck:
+    """``--verify``: the joint solutions a fresh solver counts (up to 2) and the
+    givens that could go without losing uniqueness."""
+
+    count: int
+    removable: list[int]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.count == 1 and not self.removable
+
+    def line(self) -> str:
+        c, r = self.count, len(self.removable)
+        return (f"verify: {c} joint solution{'s' if c != 1 else ''}; "
+                f"{r} given{'s' if r != 1 else ''} removable without losing uniqueness "
+                f"({self.seconds:.2f} s): " + ("ok" if self.ok else "FAILED"))
+
+
+def verify_pair(gen: GeneratedPair, solver: str = DEFAULT_PAIR_SOLVER) -> PairCheck:
+    """Check a generated pair again, from scratch: one joint solution, minimal."""
+    t0 = time.perf_counter()
+    res = solve_pair(gen.geo, gen.puzzle_a, gen.puzzle_b, 2, solver)
+    with pair_oracle(gen.geo, gen.solution_a, gen.solution_b, solver) as oracle:
+        removable = oracle.removable(given_indices(gen.puzzle_a, gen.puzzle_b))
+    return PairCheck(res.count, list(removable), time.perf_counter() - t0)

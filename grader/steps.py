@@ -254,18 +254,32 @@ def register_template(family: str, summary: Template, teach: Template | None = N
     (``owner``): another package registering the same family with other
     templates raises :class:`TemplateClash` naming both, so an installed
     plugin can never silently replace a built-in sentence."""
-    known = _OWNERS.get(family)
-    if known is not None and owner and known[0] != owner and (
-            _TEMPLATES.get(family) is not summary
-            or (teach is not None and _TEACH.get(family) not in (None, teach))):
-        raise TemplateClash(
-            f"rule family {family!r} of {where or owner} (package {owner!r}) is already "
-            f"defined by {known[1]} (package {known[0]!r}); give the rule a family of its own")
-    if known is None and owner:
-        _OWNERS[family] = (owner, where or owner)
+    _check_owner(family, owner, where, _TEMPLATES.get(family) is not summary
+                 or (teach is not None and _TEACH.get(family) not in (None, teach)))
     _TEMPLATES[family] = summary
     if teach is not None:
         _TEACH[family] = teach
+
+
+def register_teach(family: str, teach: Template, owner: str, where: str = "") -> None:
+    """Register only the teach template of a family (one whose reasoning is
+    written beside the renderers, e.g. the trials': see
+    :mod:`grader.explain.trials`).  Whatever the import order, the family's
+    summary stays its rule's; another package's teach template for the same
+    family raises :class:`TemplateClash`."""
+    _check_owner(family, owner, where, _TEACH.get(family) not in (None, teach))
+    _TEACH[family] = teach
+
+
+def _check_owner(family: str, owner: str, where: str, differs: bool) -> None:
+    owner = owner or "<unnamed>"
+    known = _OWNERS.get(family)
+    if known is None:
+        _OWNERS[family] = (owner, where or owner)
+    elif known[0] != owner and differs:
+        raise TemplateClash(
+            f"rule family {family!r} of {where or owner} (package {owner!r}) is already "
+            f"defined by {known[1]} (package {known[0]!r}); give the rule a family of its own")
 
 
 def template_for(family: str) -> Template | None:

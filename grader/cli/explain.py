@@ -1,9 +1,13 @@
-"""``explain``: every deduction in words and pictures, one step at a time."""
+"""``explain``: every deduction in words and pictures, one step at a time.
+
+The command parses its options into an :class:`~grader.explain.request.ExplainOptions`
+and hands it to :mod:`grader.explain.request` (the position, the steps, the
+json/html/markdown texts); what stays here is the terminal: the text drawing,
+``--step`` walking, hints on standard output, messages and exit status."""
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -14,13 +18,14 @@ from typer.core import TyperCommand
 
 from ..engine import Engine
 from ..files import OutputError, check_output_not_input
-from ..formats import InputError, Record
+from ..formats import InputError
 from ..hierarchy import Hierarchy
 from ..rule import RuleError
 
 if TYPE_CHECKING:
-    from ..board import Board
+    from ..explain.core import Walkthrough
     from ..explain.position import Position
+    from ..explain.request import ExplainOptions
 from .common import (
     EXIT_NOT_OK,
     box_option,
@@ -116,58 +121,59 @@ def step_args(args: list[str]) -> list[str]:
     return out_
 
 
+GridArg = Annotated[str, typer.Argument(
+    metavar="FILE|GRID|-",
+    help="A grid, a file of grids, or '-' for standard input.  Also a grid with pencil "
+         "marks: n rows of n cells each listing its candidates, or the n**3-character "
+         "candidate string (729 for 9x9).", show_default=False)]
+IndexOpt = Annotated[int, typer.Option(
+    "--index", min=1, metavar="N", help="Which grid of the file (1-based).")]
+FormatOpt = Annotated[OutputFormat, typer.Option(
+    "--format", "-f", help="text (terminal), json (the list of steps), html (one page, a "
+                           "drawing per step) or markdown (for forums).")]
+DetailOpt = Annotated[Detail | None, typer.Option(
+    "--detail", "-d", help="short: one line per step (what and where); teach: the "
+                           "reasoning in full sentences.  [default: short; teach with "
+                           "--step and --hint full]", show_default=False)]
+StepOpt = Annotated[bool, typer.Option(
+    "--step", help="Walk the solution one step at a time: Enter next, b back, q quit "
+                   "(without a terminal, prints the steps one after another).  "
+                   "--step N (or --step=N): show step N only, with the board before it "
+                   "and its reasoning.")]
+StepNumberOpt = Annotated[int | None, typer.Option(
+    "--step-number", min=1, hidden=True, help="Step N (from --step N).")]
+HintOpt = Annotated[HintLevel | None, typer.Option(
+    "--hint", help="Show only the next step, at one of three levels: 'technique' (its "
+                   "name and level), 'where' (also the region, value or cells to look at, "
+                   "not the conclusion) or 'full' (the whole explanation).  'vague' is the "
+                   "old name of 'where'.", show_default=False)]
+MovesOpt = Annotated[str | None, typer.Option(
+    "--moves", "-m", metavar="MOVES",
+    help="Moves already made, applied to the grid first: r1c5=9, "
+                          "(1, 5) <- 9, r3c4!=2 ... separated by spaces or commas.",
+    show_default=False)]
+GridDrawingOpt = Annotated[bool, typer.Option(
+    "--grid/--no-grid", help="Draw the candidate grid with each step (text and markdown).")]
+FullTraceOpt = Annotated[bool, typer.Option(
+    "--full-trace", help="Show each trial branch as the whole propagation that ran, in "
+                         "scanning order, instead of its minimal chain.")]
+MaxLevelOpt = Annotated[int | None, typer.Option(
+    "--max-level", min=1, metavar="LEVEL",
+    help="Use only the rules up to this level (e.g. 2: singles only).",
+    show_default=False)]
+ExplainInputFormatOpt = Annotated[ExplainInputFormat, typer.Option(
+    "--input-format", "-i", help="How to read the input (auto detects every format, "
+    "pencil marks included).")]
+
+
 def explain_command(
-    grid: Annotated[str, typer.Argument(
-        metavar="FILE|GRID|-",
-        help="A grid, a file of grids, or '-' for standard input.  Also a grid with pencil "
-             "marks: n rows of n cells each listing its candidates, or the n**3-character "
-             "candidate string (729 for 9x9).", show_default=False)],
-    index: Annotated[int, typer.Option(
-        "--index", min=1, metavar="N", help="Which grid of the file (1-based).")] = 1,
-    output_format: Annotated[OutputFormat, typer.Option(
-        "--format", "-f", help="text (terminal), json (the list of steps), html (one page, a "
-                               "drawing per step) or markdown (for forums).")] = OutputFormat.text,
-    detail: Annotated[Detail | None, typer.Option(
-        "--detail", "-d", help="short: one line per step (what and where); teach: the "
-                               "reasoning in full sentences.  [default: short; teach with "
-                               "--step and --hint full]", show_default=False)] = None,
-    step_mode: Annotated[bool, typer.Option(
-        "--step", help="Walk the solution one step at a time: Enter next, b back, q quit "
-                       "(without a terminal, prints the steps one after another).  "
-                       "--step N (or --step=N): show step N only, with the board before it "
-                       "and its reasoning.")] = False,
-    step_number: Annotated[int | None, typer.Option(
-        "--step-number", min=1, hidden=True, help="Step N (from --step N).")] = None,
-    hint: Annotated[HintLevel | None, typer.Option(
-        "--hint", help="Show only the next step, at one of three levels: 'technique' (its "
-                       "name and level), 'where' (also the region, value or cells to look at, "
-                       "not the conclusion) or 'full' (the whole explanation).  'vague' is the "
-                       "old name of 'where'.", show_default=False)] = None,
-    moves: Annotated[str | None, typer.Option(
-        "--moves", "-m", metavar="MOVES",
-        help="Moves already made, applied to the grid first: r1c5=9, "
-                              "(1, 5) <- 9, r3c4!=2 ... separated by spaces or commas.",
-        show_default=False)] = None,
-    grid_drawing: Annotated[bool, typer.Option(
-        "--grid/--no-grid", help="Draw the candidate grid with each step (text and markdown).")
-    ] = True,
-    full_trace: Annotated[bool, typer.Option(
-        "--full-trace", help="Show each trial branch as the whole propagation that ran, in "
-                             "scanning order, instead of its minimal chain.")] = False,
-    output: OutputOpt = None,
-    overwrite: OverwriteOpt = False,
-    max_level: Annotated[int | None, typer.Option(
-        "--max-level", min=1, metavar="LEVEL",
-        help="Use only the rules up to this level (e.g. 2: singles only).",
-        show_default=False)] = None,
-    input_format: Annotated[ExplainInputFormat, typer.Option(
-        "--input-format", "-i", help="How to read the input (auto detects every format, "
-        "pencil marks included).")
-    ] = ExplainInputFormat.auto,
-    box: BoxOpt = None,
-    hierarchy: HierarchyOpt = None,
-    quiet: QuietOpt = False,
-    color: ColorOpt = Color.auto,
+    grid: GridArg, index: IndexOpt = 1, output_format: FormatOpt = OutputFormat.text,
+    detail: DetailOpt = None, step_mode: StepOpt = False, step_number: StepNumberOpt = None,
+    hint: HintOpt = None, moves: MovesOpt = None, grid_drawing: GridDrawingOpt = True,
+    full_trace: FullTraceOpt = False, output: OutputOpt = None,
+    overwrite: OverwriteOpt = False, max_level: MaxLevelOpt = None,
+    input_format: ExplainInputFormatOpt = ExplainInputFormat.auto, box: BoxOpt = None,
+    hierarchy: HierarchyOpt = None, quiet: QuietOpt = False, color: ColorOpt = Color.auto,
     version: VersionOpt = None,
 ) -> None:
     """Explain how to solve a grid, step by step, in the book's notation.
@@ -186,7 +192,7 @@ def explain_command(
     explain GRID -f html -o steps.html      # a page with one drawing per step
     """
     from ..explain.core import ExplainError, UsageError
-    from ..explain.position import Position, apply_moves, check_position, load_position
+    from ..explain.request import ExplainOptions, load, walk
 
     h: Hierarchy = hierarchy_option(hierarchy)
     check_plugins(h)
@@ -197,85 +203,47 @@ def explain_command(
         check_output_not_input([grid], [output], stdout_is_output=True)
     except OutputError as e:
         fail(str(e))
+    opts = ExplainOptions(
+        grid, index, box_option(box), input_format.value, moves, h, max_level,
+        detail.value if detail is not None else None, step_mode, step_number,
+        hint.value if hint is not None else None, output_format.value, grid_drawing,
+        full_trace, output)
     try:
-        pos = load_position(grid, index, box_option(box), input_format.value)
+        pos, board = load(opts)
     except InputError as e:
         fail(str(e))
-    except ExplainError as e:
-        fail(str(e), EXIT_NOT_OK)
-    if isinstance(pos, Record):
-        fail(f"{pos.source}, line {pos.line}: malformed: {pos.error}", EXIT_NOT_OK)
-    assert isinstance(pos, Position)
-    try:
-        solution = check_position(pos.board)
-        board = apply_moves(pos.board, moves, solution) if moves else pos.board
     except UsageError as e:
         fail(str(e))
     except ExplainError as e:
-        fail(f"{pos.where}: {e}", EXIT_NOT_OK)
-
-    view = View(detail, step_mode, step_number, hint, output_format.value, grid_drawing,
-                output, max_level, quiet, full_trace)
+        fail(str(e), EXIT_NOT_OK)
     try:
-        _render(pos, board, Engine(h), view)
+        wt = walk(opts, pos, board, Engine(h))
+        _render(opts, wt, pos, quiet)
     except RuleError as e:
         fail(str(e), EXIT_NOT_OK)
 
 
-@dataclass(frozen=True)
-class View:
-    """What to show, as the options say."""
+def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -> None:
+    """Write the explanation the options ask for."""
+    from ..explain.request import document_text
 
-    detail: Detail | None
-    step_mode: bool
-    step_number: int | None
-    hint: HintLevel | None
-    fmt: str
-    grid_drawing: bool
-    output: Path | None
-    max_level: int | None
-    quiet: bool
-    full_trace: bool
-
-
-def _render(pos: Position, board: Board, engine: Engine, v: View) -> None:
-    """Write the explanation (a rule plugin's failure surfaces as RuleError)."""
-    from ..explain.core import walkthrough
-
-    wt = walkthrough(board, engine, givens=pos.givens, max_level=v.max_level)
-    depth = v.detail.value if v.detail is not None else (
-        "teach" if v.step_mode or v.step_number or v.hint == HintLevel.full else "short")
-    fmt, output, grid_drawing = v.fmt, v.output, v.grid_drawing
-    if v.step_number is not None:
-        _one_step(wt, v.step_number, depth, grid_drawing, fmt, output, v.quiet, v.full_trace)
-        return
-    if v.hint is not None:
-        _hint(wt, v.hint.value, depth, grid_drawing, fmt, output, v.full_trace)
-        return
-    if v.step_mode and fmt == "text" and output is None:
+    depth = opts.depth
+    if opts.step_number is not None:
+        _one_step(wt, opts.step_number, depth, opts.grid_drawing, opts.fmt, opts.output, quiet,
+                  opts.full_trace)
+    elif opts.hint is not None:
+        _hint(wt, opts.hint, depth, opts.grid_drawing, opts.fmt, opts.output, opts.full_trace)
+    elif opts.step_mode and opts.fmt == "text" and opts.output is None:
         from ..explain.walker import print_all, walk
 
         if stdin_is_tty() and out.is_terminal:
-            walk(wt, out, depth, grid_drawing)
+            walk(wt, out, depth, opts.grid_drawing)
         else:
-            print_all(wt, out, depth, grid_drawing)
-        return
-    if fmt == "json":
-        from ..explain.document import document
-
-        doc = document(wt, pencil=pos.pencil, full_trace=v.full_trace)
-        _write(doc.model_dump_json(by_alias=True, indent=2) + "\n", v.output, v.quiet)
-    elif fmt == "html":
-        from ..explain.html import render_html
-
-        _write(render_html(wt, full_trace=v.full_trace), v.output, v.quiet)
-    elif fmt == "markdown":
-        from ..explain.markdown import render_markdown
-
-        _write(render_markdown(wt, depth, v.grid_drawing, full_trace=v.full_trace), v.output,
-               v.quiet)
+            print_all(wt, out, depth, opts.grid_drawing)
+    elif opts.fmt in ("json", "html", "markdown"):
+        _write(document_text(opts, pos, wt), opts.output, quiet)
     else:
-        _text(wt, depth, v.grid_drawing, v.output, v.quiet, v.full_trace)
+        _text(wt, depth, opts.grid_drawing, opts.output, quiet, opts.full_trace)
 
 
 def _text(wt: object, detail: str, grid: bool, output: Path | None,
@@ -315,22 +283,20 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
                 err.print(f"wrote {output}", markup=False)
 
 
-def _one_step(wt: object, number: int, detail: str, grid: bool, fmt: str,
+def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
               output: Path | None, quiet: bool, full_trace: bool = False) -> None:
     """``--step N``: the board before step N, the step and its reasoning."""
-    from ..explain.core import Walkthrough
-    from ..explain.model import step_model
     from ..explain.render import render_step
+    from ..explain.request import step_count_error, step_json
 
-    assert isinstance(wt, Walkthrough)
-    step = wt.step(number - 1)
-    if step is None:
-        fail(f"--step {number}: the solution has {len(wt.steps)} "
-             f"step{'s' if len(wt.steps) != 1 else ''}")
+    why = step_count_error(wt, number)
+    if why is not None:
+        fail(why)
     if fmt == "json":
-        _write(step_model(step, number, full_trace).model_dump_json(by_alias=True, indent=2)
-               + "\n", output, quiet)
+        _write(step_json(wt, number, full_trace), output, quiet)
         return
+    step = wt.step(number - 1)
+    assert step is not None
     board = wt.before(number - 1)
     if output is None:
         out.print(render_step(number, step, board if grid else None, wt.givens, detail,
@@ -349,33 +315,21 @@ def _one_step(wt: object, number: int, detail: str, grid: bool, fmt: str,
         err.print(f"wrote {output}", markup=False)
 
 
-def _hint(wt: object, level: str, detail: str, grid: bool, fmt: str,
+def _hint(wt: Walkthrough, level: str, detail: str, grid: bool, fmt: str,
           output: Path | None, full_trace: bool = False) -> None:
-    from ..explain.core import Walkthrough
     from ..explain.hints import hint_level, technique_hint, where_hint
-    from ..explain.model import step_model
     from ..explain.render import render_step
+    from ..explain.request import hint_json, no_step_message
 
-    assert isinstance(wt, Walkthrough)
+    if fmt == "json":
+        _write(hint_json(wt, level, full_trace), output)
+        return
     step = wt.step(0)
     if step is None:
-        msg = ("The grid is already solved." if wt.start.is_solved()
-               else "No rule of the hierarchy applies from here.")
-        if fmt == "json":
-            _write('{"hint": null, "message": "' + msg + '"}\n', output)
-        else:
-            out.print(msg, markup=False)
+        out.print(no_step_message(wt), markup=False)
         return
     level = hint_level(level)
     pointer = technique_hint(step) if level == "technique" else where_hint(step)
-    if fmt == "json":
-        import json
-
-        data: dict[str, object] = {"level": level, "hint": pointer}
-        if level == "full":
-            data["step"] = step_model(step, 1, full_trace).model_dump(mode="json")
-        _write(json.dumps(data, indent=2, ensure_ascii=False) + "\n", output)
-        return
     if level != "full":
         out.print(pointer, markup=False)
         return

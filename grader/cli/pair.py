@@ -6,7 +6,6 @@ a unique joint solution from which no given can be removed."""
 
 from __future__ import annotations
 
-import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -14,18 +13,21 @@ from typing import Annotated
 import typer
 
 from ..engines import EngineError
-from ..engines.render import block_lines, draw, draw_rich, nt_line, side_by_side, token
+from ..engines.render import draw, draw_rich, side_by_side
 from ..files import OutputError, check_output_not_input, output_problem
 from ..formats import Grid, InputError, Record, iter_source
-from ..geometry import Geometry
 from ..pairs import (
     DEFAULT_PAIR_SOLVER,
+    GeneratedPair,
+    PairGenerateOptions,
     check_pair_order,
-    generate_pair,
-    given_indices,
     is_pair_solution,
-    pair_oracle,
+    pair_generate,
+    pair_summary,
+    pair_text,
+    render_pair,
     solve_pair,
+    verify_pair,
 )
 from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
 from .options import (
@@ -66,15 +68,6 @@ class PairFormat(StrEnum):
     block = "block"
     line = "line"
     nt = "nt"
-
-
-def _render_pair(geo: Geometry, a: tuple[int, ...], b: tuple[int, ...], fmt: str,
-                 empty: str = "0") -> str:
-    if fmt == "nt":
-        return f"{nt_line(geo, a)}\n{nt_line(geo, b)}"
-    if fmt == "line":
-        return f"{token(geo, a, empty)}\n{token(geo, b, empty)}"
-    return "\n".join(block_lines(geo, a, empty)) + "\n\n" + "\n".join(block_lines(geo, b, empty))
 
 
 def _read_pair(path: str, input_format: str, box: tuple[int, int] | None
@@ -155,10 +148,10 @@ def solve_command(
         right = draw_rich(a.geo, sb, b.values)
         _print_side_by_side(left.plain, right.plain)
     else:
-        out.print(_render_pair(a.geo, sa, sb, fmt), markup=False, highlight=False)
+        out.print(render_pair(a.geo, sa, sb, fmt), markup=False, highlight=False)
     if output is not None:
         try:
-            output.write_text(_render_pair(a.geo, sa, sb, fmt) + "\n", encoding="utf-8")
+            output.write_text(render_pair(a.geo, sa, sb, fmt) + "\n", encoding="utf-8")
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     if res.count == 1:
@@ -174,32 +167,33 @@ def _print_side_by_side(left: str, right: str) -> None:
     out.print(side_by_side(left, right), markup=False, highlight=False)
 
 
+OrderOpt = Annotated[int, typer.Option(
+    "--order", "-k", min=2, max=6, metavar="K",
+    help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16; 5 and 6 are "
+         "refused: they do not finish in reasonable time).")]
+PairFormatOpt = Annotated[PairFormat, typer.Option(
+    "--format", "-f", help="block (two blocks of rows), line (two lines) or nt "
+    "(two \"N T\" lines); 0 for empty.")]
+PairPrettyOpt = Annotated[bool, typer.Option(
+    "--pretty", help="Also draw the two grids side by side (on standard error when "
+    "--output is not given).")]
+WithSolutionOpt = Annotated[bool, typer.Option(
+    "--with-solution", help="Also print the joint solution.")]
+VerifyOpt = Annotated[bool, typer.Option(
+    "--verify", help="Check the result again: a fresh solver counts the joint solutions "
+    "(exactly one), and removing any single given lets a second solution in.")]
+SatSolverOpt = Annotated[str, typer.Option(
+    "--sat-solver", metavar="NAME", help="PySAT solver.")]
+
+
 @app.command("generate", context_settings=_SETTINGS)
 def generate_command(
-    order: Annotated[int, typer.Option(
-        "--order", "-k", min=2, max=6, metavar="K",
-        help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16; 5 and 6 are "
-             "refused: they do not finish in reasonable time).")] = 3,
-    seed: SeedOpt = None,
-    output_format: Annotated[PairFormat, typer.Option(
-        "--format", "-f", help="block (two blocks of rows), line (two lines) or nt "
-        "(two \"N T\" lines); 0 for empty.")] = PairFormat.block,
-    output: OutputOpt = None,
-    overwrite: OverwriteOpt = False,
-    pretty: Annotated[bool, typer.Option(
-        "--pretty", help="Also draw the two grids side by side (on standard error when "
-        "--output is not given).")] = False,
-    with_solution: Annotated[bool, typer.Option(
-        "--with-solution", help="Also print the joint solution.")] = False,
-    verify: Annotated[bool, typer.Option(
-        "--verify", help="Check the result again: a fresh solver counts the joint solutions "
-        "(exactly one), and removing any single given lets a second solution in.")] = False,
-    sat_solver: Annotated[str, typer.Option(
-        "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
-    timeout: TimeoutOpt = None,
-    quiet: QuietOpt = False,
-    color: ColorOpt = Color.auto,
-    version: VersionOpt = None,
+    order: OrderOpt = 3, seed: SeedOpt = None,
+    output_format: PairFormatOpt = PairFormat.block, output: OutputOpt = None,
+    overwrite: OverwriteOpt = False, pretty: PairPrettyOpt = False,
+    with_solution: WithSolutionOpt = False, verify: VerifyOpt = False,
+    sat_solver: SatSolverOpt = DEFAULT_PAIR_SOLVER, timeout: TimeoutOpt = None,
+    quiet: QuietOpt = False, color: ColorOpt = Color.auto, version: VersionOpt = None,
 ) -> None:
     """Make a Sudoku pair puzzle: a unique joint solution and maximal holes.
 
@@ -217,16 +211,46 @@ def generate_command(
         problem = output_problem(output)
         if problem:
             fail(f"--output {output}: {problem}")
-    seed = resolve_seed(seed, quiet, "pair generate")
+    opts = PairGenerateOptions(order, resolve_seed(seed, quiet, "pair generate"),
+                               output_format.value, with_solution, sat_solver, timeout)
+    gen = _generate(opts, quiet)
+    text = pair_text(gen, opts)
+    if output is not None:
+        try:
+            output.write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            fail(f"{output}: cannot write: {e.strerror or e}")
+    else:
+        out.print(text, markup=False, highlight=False)
+    if pretty:
+        pic = side_by_side(draw(gen.geo, gen.puzzle_a), draw(gen.geo, gen.puzzle_b))
+        (out if output is not None else err).print(pic, markup=False, highlight=False)
+    if not quiet:
+        err.print(pair_summary(gen, opts) + (f"; wrote {output}" if output else ""),
+                  markup=False, highlight=False)
+    if not gen.complete:
+        err.print(f"timeout: stopped after {timeout:g} s; the pair has one joint solution, "
+                  "but some givens were not tried for removal", markup=False, highlight=False)
+        if not verify:
+            raise typer.Exit(EXIT_NOT_OK)
+    if verify:
+        check = verify_pair(gen, sat_solver)
+        err.print(check.line(), markup=False, highlight=False)
+        raise typer.Exit(EXIT_OK if check.ok else EXIT_NOT_OK)
+
+
+def _generate(opts: PairGenerateOptions, quiet: bool) -> GeneratedPair:
+    """The pair, with a progress bar of the givens tried on a terminal."""
     bar = None
     task = None
     if not quiet and err.is_terminal:
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn
 
-        bar = Progress(TextColumn(f"order {order} pair"), BarColumn(), TaskProgressColumn(),
+        bar = Progress(TextColumn(f"order {opts.order} pair"), BarColumn(),
+                       TaskProgressColumn(),
                        TextColumn("{task.completed}/{task.total} givens tried"), console=err,
                        transient=True)
-        task = bar.add_task("pair", total=2 * order ** 4)
+        task = bar.add_task("pair", total=2 * opts.order ** 4)
         bar.start()
 
     def progress(done: int, total: int) -> None:
@@ -234,8 +258,7 @@ def generate_command(
             bar.update(task, completed=done)
 
     try:
-        gen = generate_pair(order, seed, sat_solver, progress if bar is not None else None,
-                            timeout)
+        return pair_generate(opts, progress if bar is not None else None)
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()
@@ -248,41 +271,3 @@ def generate_command(
     finally:
         if bar is not None:
             bar.stop()
-    geo = gen.geo
-    text = _render_pair(geo, gen.puzzle_a, gen.puzzle_b, output_format.value)
-    if with_solution:
-        text += "\n\n" if output_format is PairFormat.block else "\n"
-        text += _render_pair(geo, gen.solution_a, gen.solution_b, output_format.value)
-    if output is not None:
-        try:
-            output.write_text(text + "\n", encoding="utf-8")
-        except OSError as e:
-            fail(f"{output}: cannot write: {e.strerror or e}")
-    else:
-        out.print(text, markup=False, highlight=False)
-    if pretty:
-        pic = side_by_side(draw(geo, gen.puzzle_a), draw(geo, gen.puzzle_b))
-        (out if output is not None else err).print(pic, markup=False, highlight=False)
-    na = sum(1 for v in gen.puzzle_a if v)
-    nb = sum(1 for v in gen.puzzle_b if v)
-    if not quiet:
-        err.print(f"order {order} pair ({geo.n}x{geo.n}), seed {seed}: {gen.givens} givens "
-                  f"({na} + {nb}) of {2 * geo.ncells} cells, {gen.sat_calls} SAT calls, "
-                  f"{gen.seconds:.2f} s" + (f"; wrote {output}" if output else ""),
-                  markup=False, highlight=False)
-    if not gen.complete:
-        err.print(f"timeout: stopped after {timeout:g} s; the pair has one joint solution, "
-                  "but some givens were not tried for removal", markup=False, highlight=False)
-        if not verify:
-            raise typer.Exit(EXIT_NOT_OK)
-    if verify:
-        t0 = time.perf_counter()
-        res = solve_pair(geo, gen.puzzle_a, gen.puzzle_b, 2, sat_solver)
-        with pair_oracle(geo, gen.solution_a, gen.solution_b, sat_solver) as oracle:
-            removable = oracle.removable(given_indices(gen.puzzle_a, gen.puzzle_b))
-        ok = res.count == 1 and not removable
-        err.print(f"verify: {res.count} joint solution{'s' if res.count != 1 else ''}; "
-                  f"{len(removable)} given{'s' if len(removable) != 1 else ''} removable "
-                  f"without losing uniqueness ({time.perf_counter() - t0:.2f} s): "
-                  + ("ok" if ok else "FAILED"), markup=False, highlight=False)
-        raise typer.Exit(EXIT_OK if ok else EXIT_NOT_OK)

@@ -112,6 +112,222 @@ def _network(geo: Geometry, dual: bool) -> _Network:
     return net
 
 
+class _Search:
+    """One run of the solver on one grid: AC-3 on the network, the choices, the
+    counters (revisions, removals) and the trace."""
+
+    def __init__(self, geo: Geometry, net: _Network, textbook: bool,
+                 trace: Ac3Trace | None) -> None:
+        self.geo = geo
+        self.net = net
+        self.n = geo.n
+        self.peers = geo.peers
+        self.regions = geo.regions
+        self.textbook = textbook
+        self.trace = trace
+        self.revisions = 0
+        self.removals = 0
+
+    def schedule(self, i: int, old: int, new: int, j: int, push: list[int]) -> None:
+        """The arcs to revise again now that D(i) went from ``old`` to ``new``."""
+        net, n = self.net, self.n
+        N, V, into_cell, neighbours = net.N, net.V, net.into_cell, net.neighbours
+        if self.textbook:
+            push.extend(k * V + i for k in neighbours[i] if k != j)
+            return
+        single = not new & (new - 1)
+        if i < N:
+            if single:
+                push.extend(a for a in into_cell[i] if a // V != j)
+            if net.dual:
+                lost = old & ~new
+                regs = net.cell_regions[i]
+                while lost:
+                    b = lost & -lost
+                    lost ^= b
+                    v = b.bit_length() - 1
+                    for r in regs:
+                        push.append((N + r * n + v) * V + i)
+                if single:
+                    v = new.bit_length() - 1
+                    for r in regs:
+                        push.append((N + r * n + v) * V + i)
+        else:
+            cells = self.regions[(i - N) // n]
+            lost = old & ~new
+            while lost:
+                b = lost & -lost
+                lost ^= b
+                push.append(cells[b.bit_length() - 1] * V + i)
+            if single:
+                push.append(cells[new.bit_length() - 1] * V + i)
+
+    def ac3(self, dom: list[int], arcs: list[int]) -> bool:
+        """Arc consistency from the queued ``arcs``; False when a domain empties."""
+        net, n, tr, schedule = self.net, self.n, self.trace, self.schedule
+        N, V, cell_posbit = net.N, net.V, net.cell_posbit
+        revisions = removals = 0
+        queue: deque[int] = deque()
+        queued: set[int] = set()
+        for a in arcs:
+            if a not in queued:
+                queued.add(a)
+                queue.append(a)
+        pop, append, add, discard = queue.popleft, queue.append, queued.add, queued.discard
+        fresh: list[int] = []
+        if tr is not None:
+            tr.calls.append(len(tr.queue))
+        while queue:
+            if tr is not None:
+                tr.queue.append(len(queue))
+            arc = pop()
+            discard(arc)
+            revisions += 1
+            i, j = divmod(arc, V)
+            di = dom[i]
+            dj = dom[j]
+            if i < N:
+                if j < N:  # x_i != x_j: x_j's only value has no support in x_i
+                    if not di & dj or dj & (dj - 1):
+                        continue
+                    new = di ^ dj
+                else:  # x_i = v <=> P(r, v) = pos(i)
+                    q = j - N
+                    r = q // n
+                    vbit = 1 << (q % n)
+                    pbit = cell_posbit[i][r // n]
+                    if not dj & pbit:
+                        new = di & ~vbit
+                    elif dj == pbit:
+                        new = di & vbit
+                    else:
+                        continue
+            else:  # P(r, v) = pos(j) <=> x_j = v
+                q = i - N
+                r = q // n
+                vbit = 1 << (q % n)
+                pbit = cell_posbit[j][r // n]
+                if not dj & vbit:
+                    new = di & ~pbit
+                elif dj == vbit:
+                    new = di & pbit
+                else:
+                    continue
+            if new == di:
+                continue
+            dom[i] = new
+            removals += 1
+            if not new:
+                if tr is not None:
+                    tr.failures.append(len(tr.queue))
+                self.revisions += revisions
+                self.removals += removals
+                return False
+            schedule(i, di, new, j, fresh)
+            for a in fresh:
+                if a not in queued:
+                    add(a)
+                    append(a)
+            fresh.clear()
+        self.revisions += revisions
+        self.removals += removals
+        return True
+
+    def select(self, dom: list[int]) -> int:
+        """Minimum remaining values: an unassigned cell with the fewest values,
+        ties broken by degree (most unassigned peers), then cell order; -1: none."""
+        peers = self.peers
+        ties: list[int] = []
+        best_k = 1 << 30
+        for c in range(self.net.N):
+            d = dom[c]
+            if d & (d - 1):
+                k = d.bit_count()
+                if k < best_k:
+                    best_k = k
+                    ties = [c]
+                elif k == best_k:
+                    ties.append(c)
+        if len(ties) < 2:
+            return ties[0] if ties else -1
+        best, best_deg = -1, -1
+        for c in ties:
+            deg = 0
+            for p in peers[c]:
+                dp = dom[p]
+                if dp & (dp - 1):
+                    deg += 1
+            if deg > best_deg:
+                best, best_deg = c, deg
+        return best
+
+    def lcv(self, dom: list[int], cell: int) -> list[int]:
+        """The values of ``cell``, least constraining first."""
+        peers = self.peers
+        d = dom[cell]
+        scored = []
+        while d:
+            bit = d & -d
+            d ^= bit
+            hits = 0
+            for p in peers[cell]:
+                dp = dom[p]
+                if dp & bit and dp & (dp - 1):
+                    hits += 1
+            scored.append((hits, bit.bit_length(), bit))
+        scored.sort()
+        return [bit for _, _, bit in scored]
+
+    def run(self, values: Sequence[int], limit: int, deadline: Deadline
+            ) -> tuple[list[tuple[int, ...]], int, int, bool]:
+        """MAC search: (solutions found, nodes, backtracks, timed out)."""
+        N, full = self.net.N, self.geo.full
+        dom0 = [full] * self.net.V
+        first: list[int] = []
+        for c, v in enumerate(values):
+            if v:
+                dom0[c] = 1 << (v - 1)
+                self.schedule(c, full, dom0[c], -1, first)
+        found: list[tuple[int, ...]] = []
+        nodes = 0
+        backtracks = 0
+        timed_out = False
+        stack: list[list] = []
+        if self.ac3(dom0, first):
+            cell = self.select(dom0)
+            if cell < 0:
+                found.append(tuple(d.bit_length() for d in dom0[:N]))
+            else:
+                stack.append([dom0, cell, self.lcv(dom0, cell), 0])
+        while stack:
+            frame = stack[-1]
+            dom, cell, order, i = frame
+            if i == len(order):
+                stack.pop()
+                continue
+            frame[3] = i + 1
+            nodes += 1
+            if not nodes & 31 and deadline.expired():
+                timed_out = True
+                break
+            nd = dom.copy()
+            old = nd[cell]
+            nd[cell] = order[i]
+            arcs: list[int] = []
+            self.schedule(cell, old, order[i], -1, arcs)
+            if not self.ac3(nd, arcs):
+                backtracks += 1
+                continue
+            nxt = self.select(nd)
+            if nxt < 0:
+                found.append(tuple(d.bit_length() for d in nd[:N]))
+                if len(found) >= limit:
+                    break
+                continue
+            stack.append([nd, nxt, self.lcv(nd, nxt), 0])
+        return found, nodes, backtracks, timed_out
+
+
 class CspEngine(ExactEngine):
     name = "csp"
     title = "AC-3 + MRV/LCV backtracking maintaining arc consistency"
@@ -133,208 +349,12 @@ class CspEngine(ExactEngine):
               time_limit: float | None = None) -> EngineResult:
         t0 = time.perf_counter()
         deadline = Deadline(time_limit)
-        net = _network(geo, self.model == "dual")
-        n = geo.n
-        N, V = net.N, net.V
-        peers = geo.peers
-        regions = geo.regions
-        cell_regions = net.cell_regions
-        cell_posbit = net.cell_posbit
-        into_cell = net.into_cell
-        neighbours = net.neighbours
-        dual = net.dual
-        textbook = self.textbook
         tr = Ac3Trace() if self.trace_enabled else None
         self.last_trace = tr
-        revisions = 0
-        removals = 0
-
-        def schedule(i: int, old: int, new: int, j: int, push: list[int]) -> None:
-            """The arcs to revise again now that D(i) went from ``old`` to ``new``."""
-            if textbook:
-                push.extend(k * V + i for k in neighbours[i] if k != j)
-                return
-            single = not new & (new - 1)
-            if i < N:
-                if single:
-                    push.extend(a for a in into_cell[i] if a // V != j)
-                if dual:
-                    lost = old & ~new
-                    regs = cell_regions[i]
-                    while lost:
-                        b = lost & -lost
-                        lost ^= b
-                        v = b.bit_length() - 1
-                        for r in regs:
-                            push.append((N + r * n + v) * V + i)
-                    if single:
-                        v = new.bit_length() - 1
-                        for r in regs:
-                            push.append((N + r * n + v) * V + i)
-            else:
-                cells = regions[(i - N) // n]
-                lost = old & ~new
-                while lost:
-                    b = lost & -lost
-                    lost ^= b
-                    push.append(cells[b.bit_length() - 1] * V + i)
-                if single:
-                    push.append(cells[new.bit_length() - 1] * V + i)
-
-        def ac3(dom: list[int], arcs: list[int]) -> bool:
-            """Arc consistency from the queued ``arcs``; False when a domain empties."""
-            nonlocal revisions, removals
-            queue: deque[int] = deque()
-            queued: set[int] = set()
-            for a in arcs:
-                if a not in queued:
-                    queued.add(a)
-                    queue.append(a)
-            pop, append, add, discard = queue.popleft, queue.append, queued.add, queued.discard
-            fresh: list[int] = []
-            if tr is not None:
-                tr.calls.append(len(tr.queue))
-            while queue:
-                if tr is not None:
-                    tr.queue.append(len(queue))
-                arc = pop()
-                discard(arc)
-                revisions += 1
-                i, j = divmod(arc, V)
-                di = dom[i]
-                dj = dom[j]
-                if i < N:
-                    if j < N:  # x_i != x_j: x_j's only value has no support in x_i
-                        if not di & dj or dj & (dj - 1):
-                            continue
-                        new = di ^ dj
-                    else:  # x_i = v <=> P(r, v) = pos(i)
-                        q = j - N
-                        r = q // n
-                        vbit = 1 << (q % n)
-                        pbit = cell_posbit[i][r // n]
-                        if not dj & pbit:
-                            new = di & ~vbit
-                        elif dj == pbit:
-                            new = di & vbit
-                        else:
-                            continue
-                else:  # P(r, v) = pos(j) <=> x_j = v
-                    q = i - N
-                    r = q // n
-                    vbit = 1 << (q % n)
-                    pbit = cell_posbit[j][r // n]
-                    if not dj & vbit:
-                        new = di & ~pbit
-                    elif dj == vbit:
-                        new = di & pbit
-                    else:
-                        continue
-                if new == di:
-                    continue
-                dom[i] = new
-                removals += 1
-                if not new:
-                    if tr is not None:
-                        tr.failures.append(len(tr.queue))
-                    return False
-                schedule(i, di, new, j, fresh)
-                for a in fresh:
-                    if a not in queued:
-                        add(a)
-                        append(a)
-                fresh.clear()
-            return True
-
-        def select(dom: list[int]) -> int:
-            """Minimum remaining values: an unassigned cell with the fewest values,
-            ties broken by degree (most unassigned peers), then cell order; -1: none."""
-            ties: list[int] = []
-            best_k = 1 << 30
-            for c in range(N):
-                d = dom[c]
-                if d & (d - 1):
-                    k = d.bit_count()
-                    if k < best_k:
-                        best_k = k
-                        ties = [c]
-                    elif k == best_k:
-                        ties.append(c)
-            if len(ties) < 2:
-                return ties[0] if ties else -1
-            best, best_deg = -1, -1
-            for c in ties:
-                deg = 0
-                for p in peers[c]:
-                    dp = dom[p]
-                    if dp & (dp - 1):
-                        deg += 1
-                if deg > best_deg:
-                    best, best_deg = c, deg
-            return best
-
-        def lcv(dom: list[int], cell: int) -> list[int]:
-            """The values of ``cell``, least constraining first."""
-            d = dom[cell]
-            scored = []
-            while d:
-                bit = d & -d
-                d ^= bit
-                hits = 0
-                for p in peers[cell]:
-                    dp = dom[p]
-                    if dp & bit and dp & (dp - 1):
-                        hits += 1
-                scored.append((hits, bit.bit_length(), bit))
-            scored.sort()
-            return [bit for _, _, bit in scored]
-
-        full = geo.full
-        dom0 = [full] * V
-        first: list[int] = []
-        for c, v in enumerate(values):
-            if v:
-                dom0[c] = 1 << (v - 1)
-                schedule(c, full, dom0[c], -1, first)
-        found: list[tuple[int, ...]] = []
-        nodes = 0
-        backtracks = 0
-        timed_out = False
-        stack: list[list] = []
-        if ac3(dom0, first):
-            cell = select(dom0)
-            if cell < 0:
-                found.append(tuple(d.bit_length() for d in dom0[:N]))
-            else:
-                stack.append([dom0, cell, lcv(dom0, cell), 0])
-        while stack:
-            frame = stack[-1]
-            dom, cell, order, i = frame
-            if i == len(order):
-                stack.pop()
-                continue
-            frame[3] = i + 1
-            nodes += 1
-            if not nodes & 31 and deadline.expired():
-                timed_out = True
-                break
-            nd = dom.copy()
-            old = nd[cell]
-            nd[cell] = order[i]
-            arcs: list[int] = []
-            schedule(cell, old, order[i], -1, arcs)
-            if not ac3(nd, arcs):
-                backtracks += 1
-                continue
-            nxt = select(nd)
-            if nxt < 0:
-                found.append(tuple(d.bit_length() for d in nd[:N]))
-                if len(found) >= limit:
-                    break
-                continue
-            stack.append([nd, nxt, lcv(nd, nxt), 0])
+        search = _Search(geo, _network(geo, self.model == "dual"), self.textbook, tr)
+        found, nodes, backtracks, timed_out = search.run(values, limit, deadline)
         return result(self.name, len(found), found, nodes, limit, t0, timed_out=timed_out,
-                      model=self.model, revisions=revisions, removals=removals,
+                      model=self.model, revisions=search.revisions, removals=search.removals,
                       backtracks=backtracks)
 
 

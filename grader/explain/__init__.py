@@ -14,7 +14,8 @@ Modules: :mod:`.svg` (``grid_svg``: a standalone SVG drawing of a board),
 JSON models), :mod:`.html`, :mod:`.markdown`, :mod:`.hints`,
 :mod:`.position` (pencil-mark grids, moves), :mod:`.walker` (``--step``),
 :mod:`.trials` (teach templates of the trial families and the text of
-their chains), :mod:`.chainsvg` (a trial branch's chain drawn on the grid).
+their chains), :mod:`.chainsvg` (a trial branch's chain drawn on the grid),
+:mod:`.request` (the ``explain`` command as a library call: ``ExplainOptions``).
 """
 
 from __future__ import annotations

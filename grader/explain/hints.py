@@ -18,7 +18,6 @@ from ..phrases import FULL_HOUSE, regions
 from ..steps import Step
 
 HintTemplate = Callable[[Step], str]
-_HINTS: dict[str, HintTemplate] = {}
 
 #: The hint levels, from the least to the most revealing.
 HINT_LEVELS = ("technique", "where", "full")
@@ -28,9 +27,22 @@ HINT_ALIASES = {"vague": "where"}
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 
 
+class HintClash(ValueError):
+    """A second ``where`` hint for a rule family that already has one."""
+
+
 def register_hint(family: str, fn: HintTemplate) -> None:
-    """Register the ``where`` hint of a rule family (``fn(step) -> "where to look"``)."""
-    _HINTS[family] = fn
+    """Register the ``where`` hint of a rule family (``fn(step) -> "where to look"``).
+
+    The built-in families have theirs in :data:`HINTS` from the start; a family
+    that already has a hint keeps it: registering another raises
+    :class:`HintClash` (no import order can silently replace one)."""
+    known = HINTS.get(family)
+    if known is not None and known is not fn:
+        raise HintClash(f"rule family {family!r} already has a 'where' hint "
+                        f"({known.__module__}.{known.__qualname__}); give the rule a family "
+                        f"of its own")
+    HINTS[family] = fn
 
 
 def hint_level(name: str) -> str:
@@ -133,11 +145,14 @@ def _reductio(step: Step) -> str:
             f"leads to a contradiction")
 
 
-for _fam, _fn in (("single-position", _single_position), ("single-candidate", _single_candidate),
-                  ("candidate-lines", _candidate_lines), ("multiple-lines", _multiple_lines),
-                  ("naked-subset", _naked), ("hidden-subset", _hidden), ("fish", _fish),
-                  ("disjunctive-construction", _disjunctive), ("reductio", _reductio)):
-    register_hint(_fam, _fn)
+#: family -> its ``where`` hint: the built-in families, listed here (plugins add
+#: theirs with :func:`register_hint`).
+HINTS: dict[str, HintTemplate] = {
+    "single-position": _single_position, "single-candidate": _single_candidate,
+    "candidate-lines": _candidate_lines, "multiple-lines": _multiple_lines,
+    "naked-subset": _naked, "hidden-subset": _hidden, "fish": _fish,
+    "disjunctive-construction": _disjunctive, "reductio": _reductio,
+}
 
 
 def technique_hint(step: Step) -> str:
@@ -154,7 +169,7 @@ def where_hint(step: Step) -> str:
     """The technique and where to look: ``Try single position (rule 2.1,
     level 1): look at column C6: one value has a single possible cell there.``"""
     head = technique_hint(step)[:-1]
-    fn = _HINTS.get(step.family)
+    fn = HINTS.get(step.family)
     if fn is None:
         return head + "."
     return f"{head}: {fn(step)}."

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 from ..board import Board
 from ..geometry import Geometry
 from ..steps import Step
-from .marks import step_marks
+from .marks import CellMarks, step_marks
 from .style import (
     CANDIDATE,
     ELIMINATION,
@@ -84,27 +84,35 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
     around the grid.  ``size_px``: the drawing's width and height.
     ``fills``: background colours of cells (over the pattern's); ``overlay``:
     SVG elements drawn last (see :func:`layout` for their coordinates)."""
-    geo = board.geo
-    n, a, b = geo.n, geo.a, geo.b
+    lay = layout(board.geo, labels)
     margin = 0.6 if labels else 0.08  # in cell units
-    units = n + 2 * margin if labels else n + 2 * margin
-    cs = 100.0  # drawing units per cell; the viewBox scales it to size_px
-    off = margin * cs
-    total = units * cs
+    total = (board.geo.n + 2 * margin) * lay.cs
     marks = step_marks(step)
-    given_set = set(givens) if givens is not None else None
-    parts: list[str] = []
     label = title or ("Sudoku grid" if step is None else step.summary())
-    parts.append(
+    parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_px}" height="{size_px}" '
-        f'viewBox="0 0 {_f(total)} {_f(total)}" role="img" font-family="{FONT}">')
-    parts.append(f"<title>{escape(label)}</title>")
-    parts.append(f'<rect x="0" y="0" width="{_f(total)}" height="{_f(total)}" fill="#ffffff"/>')
+        f'viewBox="0 0 {_f(total)} {_f(total)}" role="img" font-family="{FONT}">',
+        f"<title>{escape(label)}</title>",
+        f'<rect x="0" y="0" width="{_f(total)}" height="{_f(total)}" fill="#ffffff"/>',
+    ]
+    parts += _backgrounds(lay, marks, fills)
+    parts += _grid_lines(lay)
+    if labels:
+        parts += _labels(lay)
+    parts += _values(lay, board, set(givens) if givens is not None else None)
+    cands, marks_svg = _candidates(lay, board, marks)
+    parts += cands
+    parts.extend(marks_svg)
+    parts.extend(overlay)
+    parts.append("</svg>")
+    return "\n".join(parts)
 
-    def xy(c: int) -> tuple[float, float]:
-        return off + geo.cell_col[c] * cs, off + geo.cell_row[c] * cs
 
-    # backgrounds: region tint, then cell role colour
+def _backgrounds(lay: Layout, marks: Mapping[int, CellMarks],
+                 fills: Mapping[int, str] | None) -> list[str]:
+    """Cell backgrounds: ``fills``, else the cell's role colour, else its region's tint."""
+    cs = lay.cs
+    parts = []
     for c in sorted(set(marks) | set(fills or ())):
         cm = marks.get(c)
         fill = None
@@ -117,11 +125,15 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
         elif cm.region_role is not None:
             fill = region_style(cm.region_role).fill
         if fill:
-            x, y = xy(c)
+            x, y = lay.cell_xy(c)
             parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cs)}" height="{_f(cs)}" '
                          f'fill="{fill}"/>')
+    return parts
 
-    # grid lines: thin between cells, thick between blocks (one path each)
+
+def _grid_lines(lay: Layout) -> list[str]:
+    """Thin lines between cells, thick between blocks (one path each)."""
+    n, a, b, cs, off = lay.geo.n, lay.geo.a, lay.geo.b, lay.cs, lay.off
     thin_d: list[str] = []
     thick_d: list[str] = []
     span = _f(n * cs)
@@ -129,28 +141,35 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
         q = _f(off + i * cs)
         (thick_d if i % a == 0 else thin_d).append(f"M{_f(off)} {q}h{span}")
         (thick_d if i % b == 0 else thin_d).append(f"M{q} {_f(off)}v{span}")
-    parts.append(f'<path d="{"".join(thin_d)}" stroke="#495057" '
-                 f'stroke-width="{_f(cs * 0.02)}" fill="none"/>')
-    parts.append(f'<path d="{"".join(thick_d)}" stroke="#212529" '
-                 f'stroke-width="{_f(cs * 0.07)}" stroke-linecap="square" fill="none"/>')
+    return [f'<path d="{"".join(thin_d)}" stroke="#495057" '
+            f'stroke-width="{_f(cs * 0.02)}" fill="none"/>',
+            f'<path d="{"".join(thick_d)}" stroke="#212529" '
+            f'stroke-width="{_f(cs * 0.07)}" stroke-linecap="square" fill="none"/>']
 
-    if labels:
-        fs = cs * 0.32
-        parts.append(f'<g font-size="{_f(fs)}" text-anchor="middle" fill="#868e96">')
-        for i in range(n):
-            p = off + (i + 0.5) * cs
-            parts.append(f'<text x="{_f(p)}" y="{_f(off - cs * 0.18)}">{i + 1}</text>')
-            parts.append(f'<text x="{_f(off - cs * 0.3)}" y="{_f(p + fs * 0.35)}">{i + 1}</text>')
-        parts.append("</g>")
 
-    # values
+def _labels(lay: Layout) -> list[str]:
+    """Row and column numbers around the grid."""
+    cs, off = lay.cs, lay.off
+    fs = cs * 0.32
+    parts = [f'<g font-size="{_f(fs)}" text-anchor="middle" fill="#868e96">']
+    for i in range(lay.geo.n):
+        p = off + (i + 0.5) * cs
+        parts.append(f'<text x="{_f(p)}" y="{_f(off - cs * 0.18)}">{i + 1}</text>')
+        parts.append(f'<text x="{_f(off - cs * 0.3)}" y="{_f(p + fs * 0.35)}">{i + 1}</text>')
+    parts.append("</g>")
+    return parts
+
+
+def _values(lay: Layout, board: Board, given_set: set[int] | None) -> list[str]:
+    """The placed values: givens in bold black, the others in blue."""
+    geo, cs = lay.geo, lay.cs
     big = cs * 0.62
-    parts.append(f'<g font-size="{_f(big)}" text-anchor="middle">')
+    parts = [f'<g font-size="{_f(big)}" text-anchor="middle">']
     for c in range(geo.ncells):
         v = board.values[c]
         if not v:
             continue
-        x, y = xy(c)
+        x, y = lay.cell_xy(c)
         if given_set is None or c in given_set:
             attrs = f'font-weight="bold" fill="{GIVEN.fill}"'
         else:
@@ -158,17 +177,24 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
         parts.append(f'<text x="{_f(x + cs / 2)}" y="{_f(y + cs / 2 + big * 0.36)}" {attrs}>'
                      f'{escape(geo.symbol(v))}</text>')
     parts.append("</g>")
+    return parts
 
-    # candidates, small, at fixed places
+
+def _candidates(lay: Layout, board: Board,
+                marks: Mapping[int, CellMarks]) -> tuple[list[str], list[str]]:
+    """The candidates, small, at fixed places; and the marks drawn over them
+    (the placement circled, the eliminations struck out)."""
+    geo, cs = lay.geo, lay.cs
+    n, a, b = geo.n, geo.a, geo.b
     sub_w = cs / b
     sub_h = cs / a
     small = min(sub_w, sub_h) * (0.72 if n <= 9 else 0.62)
-    parts.append(f'<g font-size="{_f(small)}" text-anchor="middle" fill="{CANDIDATE.fill}">')
+    parts = [f'<g font-size="{_f(small)}" text-anchor="middle" fill="{CANDIDATE.fill}">']
     marks_svg: list[str] = []
     for c in range(geo.ncells):
         if board.values[c]:
             continue
-        x, y = xy(c)
+        x, y = lay.cell_xy(c)
         m = marks.get(c)
         mask = board.cands[c]
         for w in range(1, n + 1):
@@ -193,7 +219,4 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
             parts.append(f'<text x="{_f(cx)}" y="{_f(cy + small * 0.36)}"{attrs}>'
                          f'{escape(geo.symbol(w))}</text>')
     parts.append("</g>")
-    parts.extend(marks_svg)
-    parts.extend(overlay)
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return parts, marks_svg

@@ -158,100 +158,119 @@ def grid_text(board: Board, step: Step | None = None, givens: Collection[int] | 
     filled cell).  ``plain``: also mark, with characters, what colours show
     (role letters in the cell corners, values placed earlier in parentheses),
     for text without colour."""
-    geo = board.geo
-    n, a, b = geo.n, geo.a, geo.b
-    spaced = n <= 9
-    width = 2 * b + 1 if spaced else b + 2
-    marks = step_marks(step)
-    given_set = set(givens) if givens is not None else None
-    given_style = _style(GIVEN.rich)
-    placed_style = _style(PLACED.rich)
-    cand_style = _style(CANDIDATE.rich)
-    pat_style = _style(PATTERN_VALUE.rich)
-    place_style = _style(PLACEMENT.rich)
-    elim_style = _style(ELIMINATION.rich)
-    lw = len(str(n)) + 1 if labels else 0
-    out = _Builder()
-    add, combine = out.add, out.combine
+    return _Painter(board, step_marks(step), set(givens) if givens is not None else None,
+                    labels, plain).paint()
 
-    if labels:
-        add(" " * (lw + 1))
-        for j in range(n):
-            add(str(j + 1).center(width) + " ", LABEL)
-        add("\n")
 
-    def hline(i: int) -> None:
-        heavy_h = i % a == 0
-        seg = (_HEAVY if heavy_h else _LIGHT)["h"] * width
-        if labels:
-            add(" " * lw)
+class _Painter:
+    """Draws one board: borders, labels, and each cell as ``a`` sub-lines of
+    ``b`` candidates (a value on the middle one)."""
+
+    def __init__(self, board: Board, marks: dict[int, CellMarks], given_set: set[int] | None,
+                 labels: bool, plain: bool) -> None:
+        geo = self.geo = board.geo
+        self.board, self.marks, self.given_set = board, marks, given_set
+        self.labels, self.plain = labels, plain
+        self.n, self.a, self.b = geo.n, geo.a, geo.b
+        self.spaced = geo.n <= 9
+        self.width = 2 * geo.b + 1 if self.spaced else geo.b + 2
+        self.lw = len(str(geo.n)) + 1 if labels else 0
+        self.cand_style = _style(CANDIDATE.rich)
+        self.out = _Builder()
+
+    def paint(self) -> Text:
+        n, a, b, add = self.n, self.a, self.b, self.out.add
+        if self.labels:
+            add(" " * (self.lw + 1))
+            for j in range(n):
+                add(str(j + 1).center(self.width) + " ", LABEL)
+            add("\n")
+        for i in range(n):
+            self.hline(i)
+            for sub in range(a):
+                if self.labels:
+                    add((str(i + 1) if sub == a // 2 else "").rjust(self.lw - 1) + " ", LABEL)
+                for j in range(n):
+                    add(("┃" if j % b == 0 else "│"), BORDER)
+                    self.cell_line(i * n + j, sub)
+                add("┃", BORDER)
+                add("\n")
+        self.hline(n)
+        return self.out.text()
+
+    def hline(self, i: int) -> None:
+        n, b, add = self.n, self.b, self.out.add
+        heavy_h = i % self.a == 0
+        seg = (_HEAVY if heavy_h else _LIGHT)["h"] * self.width
+        if self.labels:
+            add(" " * self.lw)
         for j in range(n + 1):
             add(_junction(i, j, n, heavy_h, j % b == 0), BORDER)
             if j < n:
                 add(seg, BORDER)
         add("\n")
 
-    def cell_line(c: int, sub: int) -> None:
-        m = marks.get(c)
-        bg = _background(m) or cand_style  # blank areas join the surrounding run
-        v = board.values[c]
-        tail = _corner(m, sub, a - 1, plain)
+    def cell_line(self, c: int, sub: int) -> None:
+        m = self.marks.get(c)
+        v = self.board.values[c]
         if m is None and not v:
-            mask = board.cands[c]
-            syms = [geo.symbol(w) if mask >> (w - 1) & 1 else " "
-                    for w in range(sub * b + 1, sub * b + b + 1)]
-            add((" " + " ".join(syms) + " ") if spaced else (" " + "".join(syms) + " "),
-                cand_style)
+            self._plain_candidates(c, sub)
             return
+        bg = _background(m) or self.cand_style  # blank areas join the surrounding run
         if v:
-            if sub == a // 2:
-                is_given = given_set is None or c in given_set
-                style = combine(bg, given_style if is_given else placed_style)
-                sym = geo.symbol(v)
-                if plain and not is_given:
-                    sym = f"({sym})"
-                left = (width - len(sym)) // 2
-                add(" " * left, bg)
-                add(sym, style)
-                add(" " * (width - left - len(sym) - 1), bg)
-            else:
-                add(" " * (width - 1), bg)
-            add(tail, bg)
+            self._value(c, sub, v, bg)
+        else:
+            self._marked_candidates(c, sub, m, bg)
+        self.out.add(_corner(m, sub, self.a - 1, self.plain), bg)
+
+    def _plain_candidates(self, c: int, sub: int) -> None:
+        b, geo = self.b, self.geo
+        mask = self.board.cands[c]
+        syms = [geo.symbol(w) if mask >> (w - 1) & 1 else " "
+                for w in range(sub * b + 1, sub * b + b + 1)]
+        self.out.add((" " + " ".join(syms) + " ") if self.spaced else (" " + "".join(syms) + " "),
+                     self.cand_style)
+
+    def _value(self, c: int, sub: int, v: int, bg: Style) -> None:
+        """A filled cell: its value on the middle sub-line, bold for a given."""
+        add, width = self.out.add, self.width
+        if sub != self.a // 2:
+            add(" " * (width - 1), bg)
             return
-        mask = board.cands[c]
-        if not spaced:
+        is_given = self.given_set is None or c in self.given_set
+        style = self.out.combine(bg, _style(GIVEN.rich if is_given else PLACED.rich))
+        sym = self.geo.symbol(v)
+        if self.plain and not is_given:
+            sym = f"({sym})"
+        left = (width - len(sym)) // 2
+        add(" " * left, bg)
+        add(sym, style)
+        add(" " * (width - left - len(sym) - 1), bg)
+
+    def _marked_candidates(self, c: int, sub: int, m: CellMarks | None, bg: Style) -> None:
+        """An empty cell of the step's pattern: its candidates coloured by role,
+        the placement marked ``*``, the eliminations ``-``."""
+        add, combine, n = self.out.add, self.out.combine, self.n
+        mask = self.board.cands[c]
+        if not self.spaced:
             add(" ", bg)
-        for q in range(b):
-            w = sub * b + q + 1
+        for q in range(self.b):
+            w = sub * self.b + q + 1
             has = w <= n and mask >> (w - 1) & 1
-            sym = geo.symbol(w) if has else " "
+            sym = self.geo.symbol(w) if has else " "
             marker = " "
-            style = cand_style
+            style = self.cand_style
             if has and m is not None:
                 if m.cell_role is not None and w in m.values:
-                    style = pat_style
+                    style = _style(PATTERN_VALUE.rich)
                 if m.placed == w:
-                    marker, style = "*", place_style
+                    marker, style = "*", _style(PLACEMENT.rich)
                 elif w in m.eliminated:
-                    marker, style = "-", elim_style
+                    marker, style = "-", _style(ELIMINATION.rich)
             fg = combine(bg, style)
-            if spaced:
+            if self.spaced:
                 add(marker, fg if marker != " " else bg)
             add(sym, fg if has else bg)
-        add(tail, bg)
-
-    for i in range(n):
-        hline(i)
-        for sub in range(a):
-            if labels:
-                add((str(i + 1) if sub == a // 2 else "").rjust(lw - 1) + " ", LABEL)
-            for j in range(n):
-                add(("┃" if j % b == 0 else "│"), BORDER)
-                cell_line(i * n + j, sub)
-            add("┃", BORDER)
-            add("\n")
-    hline(n)
-    return out.text()
 
 
 def legend(step: Step | None, *, plain: bool = False, placed_earlier: bool = False) -> Text:

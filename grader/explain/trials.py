@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..geometry import Geometry
 from ..phrases import effects
-from ..steps import Branch, Link, Step, register_template, template_for
+from ..steps import Branch, Link, Step, register_teach
 
 INDENT = "    "
 
@@ -253,10 +253,9 @@ def teach_reductio(step: Step) -> str:
 _PARTS = {"disjunctive-construction": disjunctive_parts, "reductio": reductio_parts}
 
 
-def _fallback_summary(step: Step) -> str:
-    return "a trial"
+#: family -> its teach template: the trial families' reasoning, which needs the
+#: chains' text of this module (the rules' one-line summaries stay with the rules).
+TEACH = {"disjunctive-construction": teach_disjunctive, "reductio": teach_reductio}
 
-
-for _family, _teach in (("disjunctive-construction", teach_disjunctive),
-                        ("reductio", teach_reductio)):
-    register_template(_family, template_for(_family) or _fallback_summary, _teach)
+for _family, _teach in TEACH.items():
+    register_teach(_family, _teach, owner="sudoku-grader", where=f"{__name__}.TEACH")

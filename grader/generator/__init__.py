@@ -4,8 +4,10 @@
 >>> [g.result.rating for g in generate("easy", count=2, seed=1)]
 ['easy', 'easy']
 
-See :mod:`grader.generator.search` for the methods and how grids are
-assessed, :mod:`grader.generator.run` for parallel, reproducible runs.
+See :mod:`grader.generator.search` for the methods,
+:mod:`grader.generator.oracle` for how grids are assessed,
+:mod:`grader.generator.run` for parallel, reproducible runs and
+:mod:`grader.generator.request` for the ``generate`` command as a library call.
 """
 
 from __future__ import annotations

@@ -1,0 +1,99 @@
+"""What shapes a generation run: :class:`Settings`, and what one grid made
+returns (:class:`Generated`, with its :class:`Stats`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import GraderError
+from ..geometry import Geometry, geometry
+from ..grading import GradeResult
+from ..hierarchy import Hierarchy
+from .symmetry import SYMMETRIES
+from .targets import Target
+
+#: Generation methods, as ``--method`` spells them.
+METHODS: tuple[str, ...] = ("guided", "top-down", "bottom-up")
+
+
+class GenerationError(GraderError, ValueError):
+    """Settings that cannot produce a grid (bad size, symmetry, givens bounds)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that shapes the grids, except the target and the seed."""
+
+    a: int = 3
+    b: int = 3
+    symmetry: str = "none"
+    method: str = "guided"
+    minimal: bool = False
+    min_givens: int | None = None
+    max_givens: int | None = None
+    hierarchy: Hierarchy | None = None
+    #: ``--like``: grids (values, 0 for empty) to explore around
+    like: tuple[tuple[int, ...], ...] = ()
+
+    def check(self) -> None:
+        """Raise :class:`GenerationError` on settings that cannot work."""
+        n = self.a * self.b
+        if self.symmetry not in SYMMETRIES:
+            raise GenerationError(f"unknown symmetry {self.symmetry!r} "
+                                  f"(use {', '.join(SYMMETRIES)})")
+        if self.method not in METHODS:
+            raise GenerationError(f"unknown method {self.method!r} (use {', '.join(METHODS)})")
+        cells = n * n
+        for name, v in (("--min-givens", self.min_givens), ("--max-givens", self.max_givens)):
+            if v is not None and not 0 <= v <= cells:
+                raise GenerationError(f"{name} {v} is outside 0..{cells} for a {n}x{n} grid")
+        if (self.min_givens is not None and self.max_givens is not None
+                and self.min_givens > self.max_givens):
+            raise GenerationError(f"--min-givens {self.min_givens} is more than "
+                                  f"--max-givens {self.max_givens}")
+        if self.max_givens is not None and self.max_givens < n - 1:
+            raise GenerationError(f"--max-givens {self.max_givens}: a {n}x{n} grid with a "
+                                  f"unique solution needs at least {n - 1} givens")
+        for k, grid in enumerate(self.like, start=1):
+            if len(grid) != cells:
+                raise GenerationError(f"--like: grid {k} has {len(grid)} cells, not the "
+                                      f"{cells} of a {n}x{n} grid")
+
+
+@dataclass
+class Stats:
+    """What a search cost: attempts (new full grids), assessments (grading
+    calls: rule fixpoints), exact-solver calls, orbits put back by the guided
+    method, and grids refused at the finish (``--minimal``, givens bounds, or
+    a full grade outside the band, which the tests show never happens)."""
+
+    attempts: int = 0
+    assessments: int = 0
+    solver_calls: int = 0
+    moves: int = 0
+    rejected: int = 0
+
+
+@dataclass
+class Generated:
+    """One grid made: its values, solution, full grade and what it cost."""
+
+    box: tuple[int, int]
+    puzzle: tuple[int, ...]
+    solution: tuple[int, ...]
+    result: GradeResult
+    target: Target
+    stats: Stats = field(default_factory=Stats)
+    seconds: float = 0.0
+
+    @property
+    def geo(self) -> Geometry:
+        return geometry(*self.box)
+
+    @property
+    def givens(self) -> int:
+        return sum(1 for v in self.puzzle if v)
+
+
+class Timeout(Exception):
+    """The deadline passed before a grid was found."""
