@@ -14,7 +14,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from .board import Board
+from .chains import Target, holds
 from .expert.families import easiest_hints
+from .expert.hint import Hint
 from .hierarchy import Hierarchy, load_hierarchy
 from .plugins import rule_class
 from .propagate import SINGLES, next_step_of
@@ -148,9 +150,14 @@ class Engine:
         find_for = getattr(rule, "find_for", None)
         if find_for is None:
             return step
-        for hint in easiest_hints(board)[:EASIEST_HINTS]:
-            targets = ([(True, c, d) for c, d in hint.placements]
-                       + [(False, c, d) for c, d in hint.eliminations])
+        hints = easiest_hints(board)[:EASIEST_HINTS]
+        after = board.copy()
+        after.apply(step)
+        for hint in hints:  # the first trial may already be the pattern's
+            if any(holds(after, t) for t in _targets(hint)):
+                return replace(step, pattern_name=hint.family)
+        for hint in hints:
+            targets = _targets(hint)
             for found in find_for(board, targets, hint.cells):
                 if board.progress(found):
                     return replace(found, pattern_name=hint.family)
@@ -207,6 +214,12 @@ class Engine:
             trace.depth = max(trace.depth, step.depth)
         trace.solved = work.is_solved()
         return trace
+
+
+def _targets(hint: Hint) -> list[Target]:
+    """What a hint concludes, as (placed, cell, value)."""
+    return ([(True, c, d) for c, d in hint.placements]
+            + [(False, c, d) for c, d in hint.eliminations])
 
 
 def check_step(step: Step, solution: list[int]) -> None:

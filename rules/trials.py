@@ -324,7 +324,14 @@ class DisjunctiveConstruction(_Trial):
         else:
             regions = sorted({r for c in within for r in geo.cell_regions[c]})
         for r in regions:
-            for v in range(1, geo.n + 1):
+            if within is None:
+                wanted = (1 << geo.n) - 1
+            else:
+                wanted = 0
+                for c in geo.regions[r]:
+                    if c in within:
+                        wanted |= cands[c]
+            for v in values_of(wanted):
                 bit = 1 << (v - 1)
                 pos = [c for c in geo.regions[r] if cands[c] & bit]
                 if not 2 <= len(pos) <= max_alt:

@@ -14,7 +14,7 @@ from conftest import DATA
 from grader import native
 from grader.board import Board
 from grader.engine import Engine
-from grader.expert.families import FAMILIES, UNIQUENESS, easiest_hints
+from grader.expert.families import CONSULTED, FAMILIES, easiest_hints
 from grader.formats import parse_grid_token
 from grader.hierarchy import HierarchyError, load_hierarchy
 from grader.steps import Step
@@ -108,7 +108,8 @@ def test_levels_and_depths_do_not_change(puzzle: str) -> None:
 
 def test_uniqueness_patterns_never_name_a_trial() -> None:
     names = {name for name, _, _ in FAMILIES}
-    assert UNIQUENESS <= names
+    assert set(CONSULTED) <= names
+    assert not {"unique rectangle", "BUG"} & set(CONSULTED)
     for puzzle in sample()[:8]:
         for _, step in path(puzzle, engine()):
             assert not step.pattern_name.startswith(("unique", "BUG"))

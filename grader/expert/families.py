@@ -146,21 +146,24 @@ def first_family_python(board: Board, last: int = len(FAMILIES),
 
 
 #: The families the engine consults to choose its trials (see
-#: :func:`easiest_hints`): the static patterns and chains up to the chains and
-#: cycles (the exclusions, ALS-wings of seven cells and the dynamic families
-#: after them are costly to search and rarely the easiest).
-CONSULTED = next(i for i, (name, _, _) in enumerate(FAMILIES) if name == "chains and cycles") + 1
-
-#: Families whose conclusions rest on the grid having one solution: no trial
-#: (which only propagates) shows them, so the engine does not consult them.
-UNIQUENESS = frozenset({"unique rectangle", "BUG"})
+#: :func:`easiest_hints`): the patterns and strong-link chains that are cheap
+#: to search.  Passed over: uniqueness patterns (unique rectangles and loops,
+#: BUG), whose conclusions rest on the grid having one solution, which no trial
+#: (it only propagates) shows; aligned exclusions, and the chains, cycles and
+#: dynamic families, which cost more to search at every trial than the trial
+#: itself (such trials are named by their shape: forcing chains).
+CONSULTED = (
+    "strong-link chain, 2 links", "XY-Wing", "empty rectangle", "XYZ-Wing", "naked quad",
+    "jellyfish", "hidden quad", "strong-link chain, 3 links", "WXYZ-Wing",
+    "strong-link chain, 4 links", "VWXYZ-Wing", "UVWXYZ-Wing",
+)
 
 
 def _consulted_runs() -> tuple[tuple[int, int], ...]:
     """Runs of consecutive consulted families: (first, last + 1)."""
     runs: list[tuple[int, int]] = []
-    for i in range(CONSULTED):
-        if FAMILIES[i][0] in UNIQUENESS:
+    for i, (name, _, _) in enumerate(FAMILIES):
+        if name not in CONSULTED:
             continue
         if runs and runs[-1][1] == i:
             runs[-1] = (runs[-1][0], i + 1)
