@@ -1,6 +1,6 @@
 /* Optional accelerator for the expert score (grader.expert), 9x9 grids only.
  *
- * first_family(cands, first) runs the families of grader/expert/walker.py in
+ * first_family(cands, first) runs the families of grader/expert/families.py in
  * order from index `first` and returns (family index, [hint tuples]) for the
  * first family with a hint, or None.  A hint tuple is (name code, rating in
  * tenths, placements, eliminations, cells, links).  Every finder is a line

@@ -11,15 +11,22 @@ solver before nesting).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .board import Board
+from .chains import Target, holds
+from .expert.families import easiest_hints
+from .expert.hint import Hint
 from .hierarchy import Hierarchy, load_hierarchy
 from .plugins import rule_class
 from .propagate import SINGLES, next_step_of
 from .rule import Rule, RuleContext
 from .solver import solve
 from .steps import Step
+
+#: How many of the easiest hints of a position the engine tries to find as a
+#: trial of the rule it needs (easiest first) before it keeps the first trial.
+EASIEST_HINTS = 3
 
 
 class SoundnessError(AssertionError):
@@ -112,7 +119,7 @@ class Engine:
         rules = self._upto(1, max_level)
         step = next_step_of(board, rules)
         if step is not None:
-            return step
+            return self._easiest(board, step, rules)
         if board.solution is None:
             self.attach_solution(board)
         if board.solution is None:
@@ -126,8 +133,35 @@ class Engine:
                     continue
                 for step in rule.find(board):
                     if board.progress(step):
-                        return step
+                        return self._easiest(board, step, self._upto(depth, max_level))
         return None
+
+    def _easiest(self, board: Board, step: Step, rules: Sequence[Rule]) -> Step:
+        """Easiest trial first: ``step`` is the first step of the trial rule
+        (and depth) the strategy needs; among that rule's steps, take the one
+        that gives the conclusion of the easiest pattern or chain the position
+        holds (see :func:`grader.expert.families.easiest_hints`), named as
+        players name it.  The rule and the depth are the strategy's, so levels
+        and depths are unchanged.  ``step`` itself when no pattern is found or
+        none of its conclusions comes from a step of that rule."""
+        if not step.depth or self.options.get("order", "easiest") != "easiest":
+            return step
+        rule = next((r for r in rules if r.code == step.rule and r.kind == "trial"), None)
+        find_for = getattr(rule, "find_for", None)
+        if find_for is None:
+            return step
+        hints = easiest_hints(board)[:EASIEST_HINTS]
+        after = board.copy()
+        after.apply(step)
+        for hint in hints:  # the first trial may already be the pattern's
+            if any(holds(after, t) for t in _targets(hint)):
+                return replace(step, pattern_name=hint.family)
+        for hint in hints:
+            targets = _targets(hint)
+            for found in find_for(board, targets, hint.cells):
+                if board.progress(found):
+                    return replace(found, pattern_name=hint.family)
+        return step
 
     def attach_solution(self, board: Board, solution: Sequence[int] | None = None) -> None:
         """Give ``board`` its solution as a hint for trials (see
@@ -180,6 +214,12 @@ class Engine:
             trace.depth = max(trace.depth, step.depth)
         trace.solved = work.is_solved()
         return trace
+
+
+def _targets(hint: Hint) -> list[Target]:
+    """What a hint concludes, as (placed, cell, value)."""
+    return ([(True, c, d) for c, d in hint.placements]
+            + [(False, c, d) for c, d in hint.eliminations])
 
 
 def check_step(step: Step, solution: list[int]) -> None:

@@ -56,6 +56,9 @@ class TrialOptions(BaseModel):
     propagation: Literal["all", "singles"] = "all"
     max_alternatives: int = Field(default=2, ge=2)
     max_depth: int = Field(default=6, ge=1)
+    #: Which step of the trial rule the strategy chose: "easiest" (the one the
+    #: position's easiest pattern gives, when one does), "scan" (the first found).
+    order: Literal["easiest", "scan"] = "easiest"
 
 
 class Hierarchy(BaseModel):

@@ -17,7 +17,8 @@ each phase is sound; the phases only fix the order in which steps are found.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 
 from grader import native
 from grader.board import Board
@@ -131,6 +132,44 @@ def _hint(board: Board) -> tuple[int, ...] | None:
     return board.solution
 
 
+def _after(board: Board, cell: int, v: int, rules: Sequence[Rule],
+           prog: native.Program | None) -> Board | None:
+    """The closure of ``board`` with ``cell <- v`` (the accelerator's when
+    there is one), or None when it ends in a contradiction."""
+    trial = board.copy()
+    trial.place(cell, v)
+    if prog is not None:
+        hint = _hint(board)
+        bad = prog.closure(trial, hint if hint is not None and hint[cell] == v else None)
+    else:
+        bad = fixpoint(trial, rules) is not None
+    return None if bad else trial
+
+
+def _refuted(board: Board, cell: int, v: int, rules: Sequence[Rule],
+             prog: native.Program | None) -> bool:
+    return _after(board, cell, v, rules, prog) is None
+
+
+def _gives(board: Board, conclusions: Sequence[Target], targets: Sequence[Target]) -> bool:
+    """Whether applying ``conclusions`` to ``board`` makes one of ``targets`` hold."""
+    after = board.copy()
+    for placed, c, v in conclusions:
+        if placed:
+            after.place(c, v)
+        else:
+            after.cands[c] &= ~(1 << (v - 1))
+    return any(holds(after, t) for t in targets)
+
+
+def _nested(depth: int, name: str) -> str:
+    """The name players give a trial: forcing chains (from a cell's or a
+    region's alternatives) or a contradiction forcing chain (from one
+    assumption), nested when the chains themselves use trials.  The engine
+    names a trial after the pattern it shows when one does (an XY-Wing...)."""
+    return f"nested {name}" if depth > 1 else name
+
+
 #: The conflict of a branch whose chain was not recorded.
 UNRECORDED = Conflict("a contradiction")
 
@@ -166,18 +205,47 @@ class ReductioAdAbsurdum(_Trial):
                 if (cell, v) in done:
                     continue
                 done.add((cell, v))
-                if not self.record:
-                    branch = Branch(cell=cell, value=v, steps=(), conflict=UNRECORDED)
-                else:
-                    branch = _record_branch(board, cell, v, rules)
-                if branch.conflict is None:  # pragma: no cover - the two paths disagree
-                    raise RuntimeError(
-                        f"reductio: the replay of {board.geo.cell_name(cell)} <- {v} found no "
-                        "contradiction; please report this grid")
-                yield self.make(
-                    board, eliminations=((cell, v),),
-                    pattern=Pattern(cells=((cell, "pivot"),), values=(v,)),
-                    branches=(branch,), depth=self.depth)
+                yield self._step(board, cell, v, rules)
+
+    def find_for(self, board: Board, targets: Sequence[Target],
+                 cells: Sequence[int] = ()) -> Iterator[Step]:
+        """Steps that refute a candidate ``targets`` remove (an elimination,
+        or another candidate of a cell a target fills), in the order of
+        ``targets``, by propagation phase.  ``cells`` is not used: a reductio
+        has no pivot to choose."""
+        hint = _hint(board)
+        wanted: list[tuple[int, int]] = []
+        for placed, c, d in targets:
+            if board.values[c]:
+                continue
+            if placed:
+                wanted.extend((c, v) for v in board.candidates(c) if v != d)
+            elif board.cands[c] >> (d - 1) & 1:
+                wanted.append((c, d))
+        wanted = [(c, v) for c, v in dict.fromkeys(wanted)
+                  if hint is None or hint[c] != v]
+        done: set[tuple[int, int]] = set()
+        for rules in _phases(self.context.propagation, self.depth):
+            prog = native.program(rules)
+            for cell, v in wanted:
+                if (cell, v) not in done and _refuted(board, cell, v, rules, prog):
+                    done.add((cell, v))
+                    yield self._step(board, cell, v, rules)
+
+    def _step(self, board: Board, cell: int, v: int, rules: Sequence[Rule]) -> Step:
+        if not self.record:
+            branch = Branch(cell=cell, value=v, steps=(), conflict=UNRECORDED)
+        else:
+            branch = _record_branch(board, cell, v, rules)
+        if branch.conflict is None:  # pragma: no cover - the two paths disagree
+            raise RuntimeError(
+                f"reductio: the replay of {board.geo.cell_name(cell)} <- {v} found no "
+                "contradiction; please report this grid")
+        step = self.make(
+            board, eliminations=((cell, v),),
+            pattern=Pattern(cells=((cell, "pivot"),), values=(v,)),
+            branches=(branch,), depth=self.depth)
+        return replace(step, pattern_name=_nested(self.depth, "contradiction forcing chain"))
 
     def _contradictions(self, board: Board, rules: Sequence[Rule]) -> Iterator[tuple[int, int]]:
         """Assumptions that end in a contradiction, in cell and value order."""
@@ -235,30 +303,44 @@ class DisjunctiveConstruction(_Trial):
     default_name = "disjunctive construction"
     default_reference = "section 4.3.1"
 
-    def _pivots(self, board: Board) -> list[tuple[str, int, tuple[tuple[int, int], ...]]]:
+    def _pivots(self, board: Board, within: set[int] | None = None,
+                ) -> list[tuple[str, int, tuple[tuple[int, int], ...]]]:
+        """Every pivot in order (kind, cell or region, alternatives); with
+        ``within``, only those whose alternatives all lie in these cells."""
         geo = board.geo
         vals, cands = board.values, board.cands
         max_alt = int(self.context.options.get("max_alternatives", 2))
+        cells = range(geo.ncells) if within is None else sorted(within)
         out: list[tuple[int, int, str, int, tuple[tuple[int, int], ...]]] = []
         seen: set[tuple[tuple[int, int], ...]] = set()
-        for cell in range(geo.ncells):
-            if vals[cell]:
-                continue
+        for cell in cells:
             cnt = cands[cell].bit_count()
-            if 2 <= cnt <= max_alt:
+            if not vals[cell] and 2 <= cnt <= max_alt:
                 alts = tuple((cell, v) for v in board.candidates(cell))
                 seen.add(alts)
                 out.append((cnt, 0, "cell", cell, alts))
-        for r, cells in enumerate(geo.regions):
-            for v in range(1, geo.n + 1):
+        if within is None:
+            regions: Iterable[int] = range(len(geo.regions))
+        else:
+            regions = sorted({r for c in within for r in geo.cell_regions[c]})
+        for r in regions:
+            if within is None:
+                wanted = (1 << geo.n) - 1
+            else:
+                wanted = 0
+                for c in geo.regions[r]:
+                    if c in within:
+                        wanted |= cands[c]
+            for v in values_of(wanted):
                 bit = 1 << (v - 1)
-                pos = [c for c in cells if cands[c] & bit]
-                if 2 <= len(pos) <= max_alt:
-                    alts = tuple((c, v) for c in pos)
-                    if alts in seen:
-                        continue
-                    seen.add(alts)
-                    out.append((len(pos), 1, "region", r, alts))
+                pos = [c for c in geo.regions[r] if cands[c] & bit]
+                if not 2 <= len(pos) <= max_alt:
+                    continue
+                alts = tuple((c, v) for c in pos)
+                if alts in seen or (within is not None and not within.issuperset(pos)):
+                    continue
+                seen.add(alts)
+                out.append((len(pos), 1, "region", r, alts))
         out.sort(key=lambda t: (t[0], t[1]))
         return [(kind, where, alts) for _, _, kind, where, alts in out]
 
@@ -269,24 +351,48 @@ class DisjunctiveConstruction(_Trial):
                 if all(t in done for t in targets):
                     continue
                 done.update(targets)
-                if self.record:
-                    branches = tuple(_record_branch(board, c, v, rules, targets)
-                                     for c, v in alts)
-                else:
-                    branches = tuple(
-                        Branch(cell=c, value=v, steps=(),
-                               conflict=UNRECORDED if dead >> i & 1 else None)
-                        for i, (c, v) in enumerate(alts))
-                pattern = Pattern(
-                    cells=tuple((c, "pivot") for c in dict.fromkeys(c for c, _ in alts)),
-                    regions=((where, "pivot"),) if kind == "region" else (),
-                    values=tuple(sorted({v for _, v in alts})),
-                )
-                yield self.make(
-                    board,
-                    placements=tuple((c, v) for placed, c, v in targets if placed),
-                    eliminations=tuple((c, v) for placed, c, v in targets if not placed),
-                    pattern=pattern, branches=branches, depth=self.depth)
+                yield self._step(board, kind, where, alts, targets, dead, rules)
+
+    def find_for(self, board: Board, targets: Sequence[Target],
+                 cells: Sequence[int] = ()) -> Iterator[Step]:
+        """Steps whose conclusions give one of ``targets`` (on the board they
+        lead to, the target holds), from the pivots that lie in ``cells`` and
+        the targets' cells (a pattern's cells: its own pivots), in pivot order,
+        by propagation phase.  Each step takes all its pivot's conclusions."""
+        pivots = self._pivots(board, set(cells) | {c for _, c, _ in targets})
+        for rules in _phases(self.context.propagation, self.depth):
+            prog = native.program(rules)
+            for kind, where, alts in pivots:
+                after = [_after(board, c, v, rules, prog) for c, v in alts]
+                alive = [i for i, b in enumerate(after) if b is not None]
+                if not alive:
+                    continue
+                got = _conclusions_of(board, alts, [b for b in after if b is not None], alive)
+                if not got or not _gives(board, got, targets):
+                    continue
+                dead = sum(1 << i for i, b in enumerate(after) if b is None)
+                yield self._step(board, kind, where, alts, got, dead, rules)
+
+    def _step(self, board: Board, kind: str, where: int, alts: tuple[tuple[int, int], ...],
+              targets: list[Target], dead: int, rules: Sequence[Rule]) -> Step:
+        if self.record:
+            branches = tuple(_record_branch(board, c, v, rules, targets) for c, v in alts)
+        else:
+            branches = tuple(
+                Branch(cell=c, value=v, steps=(),
+                       conflict=UNRECORDED if dead >> i & 1 else None)
+                for i, (c, v) in enumerate(alts))
+        pattern = Pattern(
+            cells=tuple((c, "pivot") for c in dict.fromkeys(c for c, _ in alts)),
+            regions=((where, "pivot"),) if kind == "region" else (),
+            values=tuple(sorted({v for _, v in alts})),
+        )
+        step = self.make(
+            board,
+            placements=tuple((c, v) for placed, c, v in targets if placed),
+            eliminations=tuple((c, v) for placed, c, v in targets if not placed),
+            pattern=pattern, branches=branches, depth=self.depth)
+        return replace(step, pattern_name=_nested(self.depth, f"{kind} forcing chains"))
 
     def _conclusions(self, board: Board, rules: Sequence[Rule],
                      ) -> Iterator[tuple[str, int, tuple[tuple[int, int], ...],

@@ -74,12 +74,16 @@ def _positions() -> list[tuple[str, Board]]:
     quad = marks(G9, {})
     for v in (1, 3, 5, 9):
         quad = without(G9, v, [c for c in cells if c not in keep], quad)
+    triple = marks(G9, {})
+    for v in (1, 3, 5):
+        triple = without(G9, v, [c for c in cells if c not in {(7, 4), (8, 5), (9, 6)}], triple)
     fish3 = without(G9, 9, [(r, j) for r, cs in {1: (1, 5), 4: (5, 9), 8: (1, 9)}.items()
                             for j in range(1, 10) if j not in cs])
     return [
         ("multiple-lines", b9),
         ("multiple-lines-columns", without(G9, 5, [(i, 3) for i in range(1, 7)])),
         ("hidden-quad", quad),
+        ("hidden-triple", triple),
         ("swordfish-cycle", fish3),
         ("single-candidate-alone", marks(G9, {(5, 5): [7]})),
         ("single-candidate-one-peer", marks(G9, {(5, 5): [7]}, values={(5, 1): 3})),

@@ -11,7 +11,7 @@ fires, the engine's own trial step rates the position at
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import native
@@ -19,88 +19,15 @@ from ..board import Board
 from ..engine import Engine, SoundnessError
 from ..propagate import fixpoint, next_step_of
 from ..rule import Rule
-from . import accel
-from .chains import StaticGraph, chains_and_cycles, multiple_chains
-from .dynamic import Dynamic, nishio
-from .hint import Hint, Position
-from .links import empty_rectangles, strong_link_chains
-from .rectangles import hidden_quads, jellyfish, naked_quads, unique_rectangles
-from .wings import (
-    aligned_pair_exclusions,
-    aligned_triplet_exclusions,
-    als_wings,
-    bugs,
-    xy_wings,
-    xyz_wings,
-)
+from .families import FAMILIES, SEGMENTS, Context, first_family, first_family_python, useful
+from .hint import Hint
+
+__all__ = ["FAMILIES", "NESTED", "RATED_SIZES", "SEGMENTS", "Context", "Move", "Rater", "Walk",
+           "check_hint", "first_family", "first_family_python", "is_quad", "useful"]
 
 #: The rated sizes: Sudoku Explainer's scale is about 9x9 grids.
 RATED_SIZES = (9,)
 
-
-class Context:
-    """One position and the searches its families share."""
-
-    def __init__(self, board: Board) -> None:
-        self.pos = Position(board)
-        self._graph: StaticGraph | None = None
-        self._dynamic: Dynamic | None = None
-
-    @property
-    def graph(self) -> StaticGraph:
-        if self._graph is None:
-            self._graph = StaticGraph(self.pos)
-        return self._graph
-
-    @property
-    def dynamic(self) -> Dynamic:
-        if self._dynamic is None:
-            self._dynamic = Dynamic(self.pos)
-        return self._dynamic
-
-
-Finder = Callable[[Context], Iterator[Hint]]
-
-#: The families in the order they are tried (Sukaku Explainer's order), with
-#: their number in the C accelerator (-1: Python only).
-FAMILIES: tuple[tuple[str, Finder, int], ...] = (
-    ("strong-link chain, 2 links", lambda x: strong_link_chains(x.pos, 2), 0),
-    ("XY-Wing", lambda x: xy_wings(x.pos), 1),
-    ("empty rectangle", lambda x: empty_rectangles(x.pos), 20),
-    ("XYZ-Wing", lambda x: xyz_wings(x.pos), 2),
-    ("unique rectangle", lambda x: unique_rectangles(x.pos), 3),
-    ("naked quad", lambda x: naked_quads(x.pos), 17),
-    ("jellyfish", lambda x: jellyfish(x.pos), 4),
-    ("hidden quad", lambda x: hidden_quads(x.pos), 18),
-    ("strong-link chain, 3 links", lambda x: strong_link_chains(x.pos, 3), 5),
-    ("WXYZ-Wing", lambda x: als_wings(x.pos, 4), 6),
-    ("BUG", lambda x: bugs(x.pos), 7),
-    ("strong-link chain, 4 links", lambda x: strong_link_chains(x.pos, 4), 8),
-    ("VWXYZ-Wing", lambda x: als_wings(x.pos, 5), 9),
-    ("aligned pair exclusion", lambda x: aligned_pair_exclusions(x.pos), 10),
-    ("UVWXYZ-Wing", lambda x: als_wings(x.pos, 6), 11),
-    ("chains and cycles", lambda x: chains_and_cycles(x.pos, x.graph), 12),
-    ("aligned triplet exclusion", lambda x: aligned_triplet_exclusions(x.pos), 19),
-    ("TUVWXYZ-Wing", lambda x: als_wings(x.pos, 7), 16),
-    ("Nishio", lambda x: nishio(x.pos), 13),
-    ("multiple chains", lambda x: multiple_chains(x.pos, x.graph), 14),
-    ("dynamic chains", lambda x: x.dynamic.hints(), 15),
-)
-
-
-def _segments() -> list[tuple[int, int, int]]:
-    """Runs of FAMILIES: (start, end, C index of the start or -1), a run
-    being one Python-only family or families with consecutive C numbers."""
-    out: list[tuple[int, int, int]] = []
-    for i, (_, _, cidx) in enumerate(FAMILIES):
-        if out and cidx >= 0 and out[-1][2] >= 0 and out[-1][2] + i - out[-1][0] == cidx:
-            out[-1] = (out[-1][0], i + 1, out[-1][2])
-        else:
-            out.append((i, i + 1, cidx))
-    return out
-
-
-SEGMENTS = _segments()
 
 NESTED = 90  # 9.0, plus 0.5 per nesting level beyond the first
 
@@ -131,38 +58,6 @@ class Walk:
         return self.rating / 10 if self.moves else None
 
 
-def first_family(board: Board) -> tuple[str, list[Hint]] | None:
-    """The first family with a useful hint on ``board`` and all its hints."""
-    if not accel.available(board):
-        return first_family_python(board)
-    ctx: Context | None = None
-    for start, end, cidx in SEGMENTS:
-        if cidx >= 0:
-            got = accel.first_family(board, cidx, cidx + end - start)
-            if got is None:
-                continue
-            fam, raw = got
-            name = FAMILIES[start + fam - cidx][0]
-            hints = [h for h in raw if useful(board, h)]
-        else:
-            ctx = ctx or Context(board)
-            name = FAMILIES[start][0]
-            hints = [h for h in FAMILIES[start][1](ctx) if useful(board, h)]
-        if hints:
-            return name, hints
-    return None
-
-
-def first_family_python(board: Board) -> tuple[str, list[Hint]] | None:
-    """:func:`first_family` in pure Python."""
-    ctx = Context(board)
-    for name, finder, _ in FAMILIES:
-        hints = [h for h in finder(ctx) if useful(board, h)]
-        if hints:
-            return name, hints
-    return None
-
-
 def check_hint(hint: Hint, solution: Sequence[int]) -> None:
     """Raise :class:`SoundnessError` if ``hint`` disagrees with ``solution``."""
     for c, d in hint.placements:
@@ -172,13 +67,6 @@ def check_hint(hint: Hint, solution: Sequence[int]) -> None:
     for c, d in hint.eliminations:
         if solution[c] == d:
             raise SoundnessError(f"{hint.family} removes {d} from cell {c}, its solution")
-
-
-def useful(board: Board, hint: Hint) -> bool:
-    for c, _ in hint.placements:
-        if not board.values[c]:
-            return True
-    return any(board.cands[c] >> (d - 1) & 1 for c, d in hint.eliminations)
 
 
 def _apply(board: Board, hints: list[Hint]) -> None:

@@ -186,7 +186,9 @@ def full_hint(step: Step, detail: str = "teach") -> str:
     from .render import body_lines
 
     ref = f" · {step.reference}" if step.reference else ""
-    return "\n".join([f"{step.name} · level {step.level}{ref}", *body_lines(step, detail)])
+    named = f" ({step.pattern_name})" if step.pattern_name else ""
+    return "\n".join([f"{step.name}{named} · level {step.level}{ref}",
+                      *body_lines(step, detail)])
 
 
 def hint(step: Step, level: str = "where", detail: str = "teach") -> str:

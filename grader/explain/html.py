@@ -195,7 +195,8 @@ def _toc(wt: Walkthrough) -> str:
     items = []
     for number, _, step in wt:
         cls = ' class="trial"' if step.branches else ""
-        items.append(f'<li><a href="#step-{number}"{cls}>{escape(step.name)}</a> '
+        named = f" ({step.pattern_name})" if step.pattern_name else ""
+        items.append(f'<li><a href="#step-{number}"{cls}>{escape(step.name + named)}</a> '
                      f'<span class="meta">level {step.level}</span></li>')
     return ('<nav class="toc" id="steps"><details><summary>All steps (keys <kbd>j</kbd> / '
             '<kbd>k</kbd> or the arrows: next / previous step)</summary><ol>'

@@ -87,7 +87,8 @@ def _step_text(step: Step) -> str:
     geo = step.geo
     effects = ", ".join([f"{geo.cell_name(c)} <- {geo.symbol(v)}" for c, v in step.placements]
                         + [f"{geo.cell_name(c)} != {geo.symbol(v)}" for c, v in step.eliminations])
-    return f"**{_escape(step.name)}**: {_escape(step.reason())} => {_code(effects)}"
+    named = f" ({_escape(step.pattern_name)})" if step.pattern_name else ""
+    return f"**{_escape(step.name)}**{named}: {_escape(step.reason())} => {_code(effects)}"
 
 
 def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,

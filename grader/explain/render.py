@@ -23,6 +23,8 @@ def header(number: int, step: Step, total: int | None = None) -> Text:
     t.append(f"Step {number}" + (f"/{total}" if total else ""), "bold")
     t.append(" · ")
     t.append(step.name, "bold cyan")
+    if step.pattern_name:
+        t.append(f" ({step.pattern_name})", "cyan")
     t.append(f" · level {step.level}", "magenta")
     if step.reference:
         t.append(f" · {step.reference}", "dim")

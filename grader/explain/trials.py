@@ -177,8 +177,18 @@ def _pivot_text(step: Step) -> str:
             f"must be true.")
 
 
+def pattern_phrase(name: str) -> str:
+    """``an XY-Wing``, ``a skyscraper``, ``cell forcing chains``."""
+    if name.endswith("chains"):
+        return name
+    return f"{'an' if name[0] in 'aeioX' else 'a'} {name}"
+
+
 def _named(step: Step) -> str:
-    return f" (the pattern is a {step.pattern_name})" if step.pattern_name else ""
+    """`` Players call this pattern an XY-Wing.`` (empty when unnamed)."""
+    if not step.pattern_name:
+        return ""
+    return f" Players call this pattern {pattern_phrase(step.pattern_name)}."
 
 
 def disjunctive_parts(step: Step) -> tuple[str, str]:
@@ -217,13 +227,13 @@ def reductio_parts(step: Step) -> tuple[str, str]:
     geo = step.geo
     b = step.branches[0]
     result = effects(geo, step.placements, step.eliminations)
-    intro = (f"Suppose {_assume(step, b)}{_named(step)} and follow the consequences with the "
-             f"simpler rules; each line below uses only the lines above it:")
+    intro = (f"Suppose {_assume(step, b)} and follow the consequences with the simpler rules; "
+             f"each line below uses only the lines above it:")
     if b.conflict is not None:
         outro = f"The assumption leads to a contradiction, so it is false: {result}."
     else:
         outro = f"So {result}."
-    return intro, outro
+    return intro, outro + _named(step)
 
 
 def trial_parts(step: Step) -> tuple[str, str]:
