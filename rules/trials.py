@@ -22,156 +22,24 @@ from dataclasses import replace
 
 from grader import native
 from grader.board import Board
-from grader.chains import Target, holds, short_chain
+from grader.chains import Target
 from grader.geometry import values_of
-from grader.propagate import SINGLES, fixpoint, record_chain
+from grader.propagate import fixpoint
 from grader.rule import Rule
-from grader.steps import Branch, Conflict, Pattern, Step
+from grader.steps import Branch, Pattern, Step
 
-
-def _phases(rules: Sequence[Rule], depth: int) -> list[tuple[Rule, ...]]:
-    """Propagation sets of growing strength.
-
-    At depth 1: the singles, then every rule handed over (levels 1-12).  At
-    depth 2 and more only the full set (plain rules and the inner trials):
-    the weaker sets were already tried, and failed, at the depth below."""
-    ordered = tuple(sorted(rules, key=lambda r: r.level))
-    if depth > 1:
-        return [ordered]
-    singles = tuple(r for r in ordered if r.family in SINGLES)
-    out: list[tuple[Rule, ...]] = []
-    for phase in (singles, ordered):
-        if phase and (not out or len(phase) > len(out[-1])):
-            out.append(phase)
-    return out
-
-
-def _record_branch(board: Board, cell: int, value: int, rules: Sequence[Rule],
-                   targets: Sequence[Target] = ()) -> Branch:
-    """Replay a branch step by step, stopping at the contradiction or once
-    every one of ``targets`` holds; then draw its minimal chain."""
-    b = board.copy()
-    b.place(cell, value)
-
-    def reached(bd: Board) -> bool:
-        return bool(targets) and all(holds(bd, t) for t in targets)
-
-    steps, conflict = record_chain(b, rules, stop=reached)
-    chain, end = short_chain(board, cell, value, rules, targets)
-    return Branch(cell=cell, value=value, steps=tuple(steps), conflict=end, chain=chain,
-                  trace_conflict=conflict)
-
-
-def _common(board: Board, survivors: Sequence[Board]) -> list[Target]:
-    """Every conclusion the surviving branches agree on: common placements in
-    cell order, then the common eliminations those placements do not imply
-    (cell order, values ascending)."""
-    geo = board.geo
-    vals, cands = board.values, board.cands
-    places: list[Target] = []
-    for c in range(geo.ncells):
-        if vals[c]:
-            continue
-        v = survivors[0].values[c]
-        if v and all(s.values[c] == v for s in survivors[1:]):
-            places.append((True, c, v))
-    placed = {c for _, c, _ in places}
-    implied = {(p, v) for _, c, v in places for p in geo.peers[c]}
-    elims: list[Target] = []
-    for c in range(geo.ncells):
-        m = cands[c]
-        if not m or c in placed:
-            continue
-        for s in survivors:
-            m &= ~s.cands[c]
-            if s.values[c]:
-                m &= ~(1 << (s.values[c] - 1))
-            if not m:
-                break
-        elims.extend((False, c, v) for v in values_of(m) if (c, v) not in implied)
-    return places + elims
-
-
-def _closures(board: Board, alts: Sequence[tuple[int, int]], live: Sequence[int],
-              prog: native.Program, hint: tuple[int, ...] | None) -> list[Board]:
-    """The closures of the live alternatives (the accelerator's); with one
-    live alternative none is needed (it is the conclusion), a placeholder
-    stands for it.  The solution hint only helps the alternative it agrees
-    with (a false branch may contradict anywhere)."""
-    if len(live) <= 1:
-        return [board] * len(live)
-    out = []
-    for i in live:
-        cell, v = alts[i]
-        trial = board.copy()
-        trial.place(cell, v)
-        prog.closure(trial, hint if hint is not None and hint[cell] == v else None)
-        out.append(trial)
-    return out
-
-
-def _conclusions_of(board: Board, alts: Sequence[tuple[int, int]],
-                    survivors: Sequence[Board], alive: Sequence[int]) -> list[Target]:
-    """What a pivot proves: nothing (empty), the survivor when every other
-    alternative ends in a contradiction, else every common conclusion."""
-    if not survivors:
-        # every alternative is impossible: the position is contradictory,
-        # so anything follows; report the first alternative as excluded.
-        return [(False, alts[0][0], alts[0][1])]
-    if len(survivors) == 1:
-        cell, v = alts[alive[0]]
-        return [(True, cell, v)]
-    return _common(board, survivors)
-
-
-def _hint(board: Board) -> tuple[int, ...] | None:
-    """The solution the engine attached to ``board`` (see
-    :meth:`grader.engine.Engine.attach_solution`): an assumption that agrees
-    with it can never end in a contradiction, so trials skip it.  It only
-    saves work; the steps found are the same without it."""
-    return board.solution
-
-
-def _after(board: Board, cell: int, v: int, rules: Sequence[Rule],
-           prog: native.Program | None) -> Board | None:
-    """The closure of ``board`` with ``cell <- v`` (the accelerator's when
-    there is one), or None when it ends in a contradiction."""
-    trial = board.copy()
-    trial.place(cell, v)
-    if prog is not None:
-        hint = _hint(board)
-        bad = prog.closure(trial, hint if hint is not None and hint[cell] == v else None)
-    else:
-        bad = fixpoint(trial, rules) is not None
-    return None if bad else trial
-
-
-def _refuted(board: Board, cell: int, v: int, rules: Sequence[Rule],
-             prog: native.Program | None) -> bool:
-    return _after(board, cell, v, rules, prog) is None
-
-
-def _gives(board: Board, conclusions: Sequence[Target], targets: Sequence[Target]) -> bool:
-    """Whether applying ``conclusions`` to ``board`` makes one of ``targets`` hold."""
-    after = board.copy()
-    for placed, c, v in conclusions:
-        if placed:
-            after.place(c, v)
-        else:
-            after.cands[c] &= ~(1 << (v - 1))
-    return any(holds(after, t) for t in targets)
-
-
-def _nested(depth: int, name: str) -> str:
-    """The name players give a trial: forcing chains (from a cell's or a
-    region's alternatives) or a contradiction forcing chain (from one
-    assumption), nested when the chains themselves use trials.  The engine
-    names a trial after the pattern it shows when one does (an XY-Wing...)."""
-    return f"nested {name}" if depth > 1 else name
-
-
-#: The conflict of a branch whose chain was not recorded.
-UNRECORDED = Conflict("a contradiction")
+from .branches import (
+    UNRECORDED,
+    after,
+    closures,
+    conclusions_of,
+    gives,
+    phases,
+    record_branch,
+    refuted,
+    solution_hint,
+    trial_name,
+)
 
 
 class _Trial(Rule):
@@ -191,7 +59,7 @@ class ReductioAdAbsurdum(_Trial):
     """Assume ``(i, j) <- v`` and propagate; a contradiction proves
     ``(i, j) != v``.
 
-    Order: by propagation phase (see :func:`_phases`), then candidates in
+    Order: by propagation phase (see :func:`phases`), then candidates in
     cell order, values ascending."""
 
     family = "reductio"
@@ -200,7 +68,7 @@ class ReductioAdAbsurdum(_Trial):
 
     def find(self, board: Board) -> Iterator[Step]:
         done: set[tuple[int, int]] = set()
-        for rules in _phases(self.context.propagation, self.depth):
+        for rules in phases(self.context.propagation, self.depth):
             for cell, v in self._contradictions(board, rules):
                 if (cell, v) in done:
                     continue
@@ -213,7 +81,7 @@ class ReductioAdAbsurdum(_Trial):
         or another candidate of a cell a target fills), in the order of
         ``targets``, by propagation phase.  ``cells`` is not used: a reductio
         has no pivot to choose."""
-        hint = _hint(board)
+        hint = solution_hint(board)
         wanted: list[tuple[int, int]] = []
         for placed, c, d in targets:
             if board.values[c]:
@@ -225,10 +93,10 @@ class ReductioAdAbsurdum(_Trial):
         wanted = [(c, v) for c, v in dict.fromkeys(wanted)
                   if hint is None or hint[c] != v]
         done: set[tuple[int, int]] = set()
-        for rules in _phases(self.context.propagation, self.depth):
+        for rules in phases(self.context.propagation, self.depth):
             prog = native.program(rules)
             for cell, v in wanted:
-                if (cell, v) not in done and _refuted(board, cell, v, rules, prog):
+                if (cell, v) not in done and refuted(board, cell, v, rules, prog):
                     done.add((cell, v))
                     yield self._step(board, cell, v, rules)
 
@@ -236,7 +104,7 @@ class ReductioAdAbsurdum(_Trial):
         if not self.record:
             branch = Branch(cell=cell, value=v, steps=(), conflict=UNRECORDED)
         else:
-            branch = _record_branch(board, cell, v, rules)
+            branch = record_branch(board, cell, v, rules)
         if branch.conflict is None:  # pragma: no cover - the two paths disagree
             raise RuntimeError(
                 f"reductio: the replay of {board.geo.cell_name(cell)} <- {v} found no "
@@ -245,11 +113,11 @@ class ReductioAdAbsurdum(_Trial):
             board, eliminations=((cell, v),),
             pattern=Pattern(cells=((cell, "pivot"),), values=(v,)),
             branches=(branch,), depth=self.depth)
-        return replace(step, pattern_name=_nested(self.depth, "contradiction forcing chain"))
+        return replace(step, pattern_name=trial_name(self.depth, "contradiction forcing chain"))
 
     def _contradictions(self, board: Board, rules: Sequence[Rule]) -> Iterator[tuple[int, int]]:
         """Assumptions that end in a contradiction, in cell and value order."""
-        hint = _hint(board)
+        hint = solution_hint(board)
         prog = native.program(rules)
         if prog is not None:
             start = 0
@@ -346,7 +214,7 @@ class DisjunctiveConstruction(_Trial):
 
     def find(self, board: Board) -> Iterator[Step]:
         done: set[Target] = set()
-        for rules in _phases(self.context.propagation, self.depth):
+        for rules in phases(self.context.propagation, self.depth):
             for kind, where, alts, targets, dead in self._conclusions(board, rules):
                 if all(t in done for t in targets):
                     continue
@@ -360,23 +228,23 @@ class DisjunctiveConstruction(_Trial):
         the targets' cells (a pattern's cells: its own pivots), in pivot order,
         by propagation phase.  Each step takes all its pivot's conclusions."""
         pivots = self._pivots(board, set(cells) | {c for _, c, _ in targets})
-        for rules in _phases(self.context.propagation, self.depth):
+        for rules in phases(self.context.propagation, self.depth):
             prog = native.program(rules)
             for kind, where, alts in pivots:
-                after = [_after(board, c, v, rules, prog) for c, v in alts]
-                alive = [i for i, b in enumerate(after) if b is not None]
+                ends = [after(board, c, v, rules, prog) for c, v in alts]
+                alive = [i for i, b in enumerate(ends) if b is not None]
                 if not alive:
                     continue
-                got = _conclusions_of(board, alts, [b for b in after if b is not None], alive)
-                if not got or not _gives(board, got, targets):
+                got = conclusions_of(board, alts, [b for b in ends if b is not None], alive)
+                if not got or not gives(board, got, targets):
                     continue
-                dead = sum(1 << i for i, b in enumerate(after) if b is None)
+                dead = sum(1 << i for i, b in enumerate(ends) if b is None)
                 yield self._step(board, kind, where, alts, got, dead, rules)
 
     def _step(self, board: Board, kind: str, where: int, alts: tuple[tuple[int, int], ...],
               targets: list[Target], dead: int, rules: Sequence[Rule]) -> Step:
         if self.record:
-            branches = tuple(_record_branch(board, c, v, rules, targets) for c, v in alts)
+            branches = tuple(record_branch(board, c, v, rules, targets) for c, v in alts)
         else:
             branches = tuple(
                 Branch(cell=c, value=v, steps=(),
@@ -392,7 +260,7 @@ class DisjunctiveConstruction(_Trial):
             placements=tuple((c, v) for placed, c, v in targets if placed),
             eliminations=tuple((c, v) for placed, c, v in targets if not placed),
             pattern=pattern, branches=branches, depth=self.depth)
-        return replace(step, pattern_name=_nested(self.depth, f"{kind} forcing chains"))
+        return replace(step, pattern_name=trial_name(self.depth, f"{kind} forcing chains"))
 
     def _conclusions(self, board: Board, rules: Sequence[Rule],
                      ) -> Iterator[tuple[str, int, tuple[tuple[int, int], ...],
@@ -400,7 +268,7 @@ class DisjunctiveConstruction(_Trial):
         """(pivot kind, cell or region, alternatives, conclusions, bitmask of
         the alternatives that end in a contradiction) for each pivot, in pivot
         order, whose branches agree on something."""
-        hint = _hint(board)
+        hint = solution_hint(board)
         prog = native.program(rules)
         if prog is not None:
             max_alt = int(self.context.options.get("max_alternatives", 2))
@@ -414,7 +282,7 @@ class DisjunctiveConstruction(_Trial):
                 # the accelerator names the first conclusion; the others come
                 # from the closures of the live alternatives
                 live = [i for i in range(len(alts)) if not dead >> i & 1]
-                targets = _conclusions_of(board, alts, _closures(board, alts, live, prog, hint),
+                targets = conclusions_of(board, alts, closures(board, alts, live, prog, hint),
                                           live)
                 if (kind == "place", cell, value) not in targets:  # pragma: no cover
                     raise RuntimeError("disjunctive construction: the accelerator and the "
@@ -432,7 +300,7 @@ class DisjunctiveConstruction(_Trial):
                 if fixpoint(trial, rules) is None:
                     survivors.append(trial)
                     alive.append(i)
-            targets = _conclusions_of(board, alts, survivors, alive)
+            targets = conclusions_of(board, alts, survivors, alive)
             if targets:
                 kind, where, _ = pivots[idx]
                 dead = sum(1 << i for i in range(len(alts)) if i not in alive)
