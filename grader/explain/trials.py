@@ -229,11 +229,13 @@ def reductio_parts(step: Step) -> tuple[str, str]:
     result = effects(geo, step.placements, step.eliminations)
     intro = (f"Suppose {_assume(step, b)} and follow the consequences with the simpler rules; "
              f"each line below uses only the lines above it:")
+    named = (f" (players call this {pattern_phrase(step.pattern_name)})"
+             if step.pattern_name else "")
     if b.conflict is not None:
-        outro = f"The assumption leads to a contradiction, so it is false: {result}."
+        outro = f"The assumption leads to a contradiction{named}, so it is false: {result}."
     else:
-        outro = f"So {result}."
-    return intro, outro + _named(step)
+        outro = f"So{named}, {result}." if named else f"So {result}."
+    return intro, outro
 
 
 def trial_parts(step: Step) -> tuple[str, str]:
