@@ -1,70 +1,242 @@
-"""Bridge to the optional C accelerator :mod:`grader._native`.
+"""The boundary with the optional C accelerator :mod:`grader._native`.
 
-The accelerator evaluates trial branches (fixpoints of the elimination rules,
-nested trials) and solves grids exactly.  It is used only when every rule
-involved is a built-in one it knows: each rule says so through
-:meth:`grader.rule.Rule.native`.  Otherwise, and when the extension is not
-built, the pure-Python code runs and gives the same results (the tests check
-that both agree).
+Everything that crosses into C goes through this module:
 
-Set ``SUDOKU_GRADER_PURE=1`` in the environment to disable the accelerator.
+* :func:`available` is the one place that asks whether the accelerator is on
+  (built, and not turned off by ``SUDOKU_GRADER_PURE=1``, read at each call);
+  :func:`grader.kernel.default_kernel` asks it when an engine is made.
+* :class:`NativeRule` is how a rule tells the accelerator what it is: a
+  :class:`Family` and named parameters.  The C module exports the families
+  and parameters it knows (``FAMILIES``); this module checks its own table
+  (:data:`PARAMS`) against it at import and refuses a build that differs, and
+  a description asking for a parameter the C side does not know, or a value
+  outside its range, raises :class:`NativeRuleError` (never a silent fallback).
+* :class:`Program`: a set of rules compiled for the accelerator (closure,
+  reductio and disjunction searches), made by :func:`compile_program`.
+
+Engines do not call this module directly: they hold a kernel
+(:mod:`grader.kernel`), the C one or the pure-Python one.  The module-level
+functions :func:`program`, :func:`first_progress`, :func:`contradiction`,
+:func:`solve` and :func:`set_enabled` are the older entry points, kept as thin
+wrappers.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import itertools
 import os
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .board import Board
+from .errors import GraderError
 from .geometry import Geometry
 
 if TYPE_CHECKING:
-    from .board import Board
     from .rule import Rule
 
-_native: Any
-try:  # pragma: no cover - depends on the build
-    import importlib
+#: Grids up to this side (the C candidate masks are 64 bits; see _native.c).
+MAXN = 36
+#: Rules in one compiled program.
+MAXRULES = 32
 
-    _native = importlib.import_module("grader._native")
-except ImportError:  # pragma: no cover
-    _native = None
 
-_disabled = os.environ.get("SUDOKU_GRADER_PURE", "") not in ("", "0")
-_GEOS: dict[tuple[int, int], Any] = {}
+class Family(StrEnum):
+    """What the accelerator knows how to run."""
 
-#: Native descriptions of single position and single candidate (family 0).
-SINGLE_POSITION_DESC = (0, 1, 0)
-SINGLE_CANDIDATE_DESC = (0, 2, 0)
+    SINGLES = "singles"
+    LINES = "lines"
+    MULTIPLE_LINES = "multiple-lines"
+    NAKED_SUBSET = "naked-subset"
+    HIDDEN_SUBSET = "hidden-subset"
+    FISH = "fish"
+    #: a rule written in Python, called back by the C fixpoint
+    PYTHON = "python"
+    #: trials: not rules of the compiled list, but its flags and depth
+    DISJUNCTION = "disjunction"
+    REDUCTIO = "reductio"
+
+
+TRIAL_FAMILIES = (Family.DISJUNCTION, Family.REDUCTIO)
+
+#: The parameters of each family, in the order C reads them, with their
+#: ranges: ``(name, lowest, highest)``.  ``_native.c`` exports the same table.
+PARAMS: dict[Family, tuple[tuple[str, int, int], ...]] = {
+    Family.SINGLES: (("kind", 1, 2),),  # 1: single position, 2: single candidate
+    Family.LINES: (),
+    Family.MULTIPLE_LINES: (),
+    Family.NAKED_SUBSET: (("min_size", 1, MAXN - 1), ("max_size", 0, MAXN - 1)),
+    Family.HIDDEN_SUBSET: (("min_size", 1, MAXN - 1), ("max_size", 0, MAXN - 1)),
+    Family.FISH: (("size", 1, MAXN - 1),),
+    Family.PYTHON: (("index", 0, MAXRULES - 1), ("tag", 0, 0x3FFFFFFF)),
+    Family.DISJUNCTION: (("depth", 1, 64), ("max_alternatives", 2, MAXN)),
+    Family.REDUCTIO: (("depth", 1, 64), ("max_alternatives", 2, MAXN)),
+}
+
+
+class NativeRuleError(GraderError, ValueError):
+    """A rule describes itself to the accelerator with a family or a
+    parameter it does not know."""
+
+
+class NativeBuildError(ImportError):
+    """The built ``grader._native`` does not match this version of the code."""
+
+
+@dataclass(frozen=True)
+class NativeRule:
+    """How a rule runs in the accelerator: a family and its parameters, by
+    name (``NativeRule.of("fish", size=2)``).  Checked when made: every
+    parameter of the family given, none other, each in its range."""
+
+    family: Family
+    params: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        try:
+            fam = Family(self.family)
+        except ValueError:
+            known = ", ".join(f.value for f in Family)
+            raise NativeRuleError(f"the C accelerator has no rule family {self.family!r} "
+                                  f"(it knows: {known})") from None
+        object.__setattr__(self, "family", fam)
+        spec = PARAMS[fam]
+        names = [n for n, _, _ in spec]
+        given = dict(self.params)
+        for name in given:
+            if name not in names:
+                raise NativeRuleError(
+                    f"the C accelerator does not know the parameter {name!r} of the rule "
+                    f"family {fam.value!r} (it knows: {', '.join(names) or 'none'})")
+        for name, lo, hi in spec:
+            if name not in given:
+                raise NativeRuleError(f"the rule family {fam.value!r} needs the parameter "
+                                      f"{name!r} in the C accelerator")
+            value = given[name]
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise NativeRuleError(
+                    f"{fam.value} {name}={value!r}: the C accelerator takes {lo} to {hi}")
+        object.__setattr__(self, "params", tuple((n, int(given[n])) for n in names))
+
+    @classmethod
+    def of(cls, family: Family | str, **params: int) -> NativeRule:
+        return cls(family, tuple(params.items()))  # type: ignore[arg-type]
+
+    def param(self, name: str) -> int:
+        return dict(self.params)[name]
+
+    @property
+    def is_trial(self) -> bool:
+        return self.family in TRIAL_FAMILIES
+
+    def encode(self) -> tuple[int, int, int]:
+        """``(family code, p1, p2)`` as ``_native.c`` reads a rule."""
+        values = [v for _, v in self.params] + [0, 0]
+        return _CODES[self.family], values[0], values[1]
+
+
+def _legacy(desc: tuple[Any, ...]) -> NativeRule:
+    """A description in the old tuple form: ``(family code, p1, p2)`` or
+    ``("disj" | "reductio", depth, max_alternatives)``."""
+    if len(desc) != 3:
+        raise NativeRuleError(f"{desc!r} is not a description of a rule for the accelerator")
+    head, p1, p2 = desc
+    if head in ("disj", "reductio"):
+        trial = Family.DISJUNCTION if head == "disj" else Family.REDUCTIO
+        return NativeRule.of(trial, depth=p1, max_alternatives=p2)
+    by_code = {code: f for f, code in _CODES.items()}
+    fam = by_code.get(head) if isinstance(head, int) else None
+    if fam is None or fam in TRIAL_FAMILIES:
+        raise NativeRuleError(f"{desc!r}: the C accelerator has no rule family {head!r}")
+    names = [n for n, _, _ in PARAMS[fam]]
+    return NativeRule.of(fam, **dict(zip(names, (p1, p2), strict=False)))
+
+
+def describe(desc: NativeRule | tuple[Any, ...] | None) -> NativeRule | None:
+    """A rule's :meth:`~grader.rule.Rule.native` as a :class:`NativeRule`."""
+    if desc is None or isinstance(desc, NativeRule):
+        return desc
+    return _legacy(tuple(desc))
+
+
+#: The family numbers of _native.c.
+_CODES: dict[Family, int] = {Family.SINGLES: 0, Family.LINES: 1, Family.MULTIPLE_LINES: 2,
+                             Family.NAKED_SUBSET: 3, Family.HIDDEN_SUBSET: 4, Family.FISH: 5,
+                             Family.PYTHON: 6, Family.DISJUNCTION: 7, Family.REDUCTIO: 8}
+
+
+def check_tables(module: Any) -> None:
+    """Raise :class:`NativeBuildError` unless ``module`` (the C extension)
+    knows exactly the families, numbers and parameters of this module."""
+    where = getattr(module, "__file__", None) or "grader._native"
+    exported = getattr(module, "FAMILIES", None)
+    if not isinstance(exported, Mapping):
+        raise NativeBuildError(f"{where} does not say which rule families it knows (it was "
+                               "built from older sources): rebuild it with `pip install -e .`")
+    mine = {fam.value: (_CODES[fam], PARAMS[fam]) for fam in Family}
+    theirs = {str(k): (int(v[0]), tuple((str(n), int(lo), int(hi)) for n, lo, hi in v[1]))
+              for k, v in exported.items()}
+    if mine != theirs:
+        diff = sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
+        raise NativeBuildError(
+            f"{where} and grader/native.py disagree on the rule families "
+            f"{', '.join(diff)}: rebuild the extension with `pip install -e .`")
+
+
+def _load() -> Any:
+    try:
+        module = importlib.import_module("grader._native")
+    except ImportError:
+        return None
+    check_tables(module)
+    return module
+
+
+_native: Any = _load()
+
+
+def built() -> bool:
+    """Whether the C accelerator is built (whatever the environment says)."""
+    return _native is not None
+
+
+def requested() -> bool:
+    """Whether the environment allows the accelerator (``SUDOKU_GRADER_PURE``
+    unset, empty or 0), read now."""
+    return os.environ.get("SUDOKU_GRADER_PURE", "") in ("", "0")
 
 
 def available() -> bool:
-    """Whether the C accelerator is built and enabled."""
-    return _native is not None and not _disabled
+    """Whether the C accelerator is built and enabled: the one place that asks."""
+    return _native is not None and requested()
 
 
 def set_enabled(enabled: bool) -> None:
-    """Turn the accelerator on or off (for tests and comparisons)."""
-    global _disabled
-    _disabled = not enabled
+    """Turn the default kernel of engines made from now on to C (when built)
+    or pure Python, through ``SUDOKU_GRADER_PURE``.  Kept for old callers:
+    pass ``kernel=`` to :class:`~grader.engine.Engine` instead."""
+    os.environ["SUDOKU_GRADER_PURE"] = "0" if enabled else "1"
 
 
+def __getattr__(name: str) -> Any:
+    if name == "_disabled":  # read by older callers
+        return not available()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# -- compiled programs --------------------------------------------------------
 def _geo(geo: Geometry) -> Any:
-    key = (geo.a, geo.b)
-    cap = _GEOS.get(key)
-    if cap is None:
-        cap = _native.geometry(geo.a, geo.b)
-        _GEOS[key] = cap
-    return cap
+    return _geo_capsule(geo.a, geo.b)
 
 
 @dataclass(frozen=True)
 class Program:
-    """A set of propagation rules translated for the accelerator."""
+    """A set of propagation rules compiled for the accelerator."""
 
     rules: tuple[tuple[int, int, int], ...]
     has_disj: int
@@ -78,9 +250,7 @@ class Program:
     def _cbs(self, board: Board) -> list[PythonRule] | None:
         if not self.callbacks:
             return None
-        for cb in self.callbacks:
-            cb.geo = board.geo
-        return list(self.callbacks)
+        return [cb.on(board.geo) for cb in self.callbacks]
 
     def closure(self, board: Board, solution: Sequence[int] | None = None) -> bool:
         """Propagate ``board`` in place to the fixpoint; True on a contradiction."""
@@ -118,8 +288,6 @@ class Program:
                 [(int(c), int(v)) for c, v in alts], int(dead))
 
 
-#: The family number of a rule written in Python, run by a call back.
-FAM_PYTHON = 6
 _tags = itertools.count(1)
 _rule_tags: weakref.WeakKeyDictionary[Rule, int] = weakref.WeakKeyDictionary()
 
@@ -132,26 +300,23 @@ class PythonRule:
 
     __slots__ = ("rule", "geo")
 
-    def __init__(self, rule: Rule) -> None:
+    def __init__(self, rule: Rule, geo: Geometry | None = None) -> None:
         self.rule = rule
-        self.geo: Geometry | None = None
+        self.geo = geo
+
+    def on(self, geo: Geometry) -> PythonRule:
+        """This rule for boards of ``geo`` (a new object: programs are shared)."""
+        return self if self.geo is geo else PythonRule(self.rule, geo)
 
     def __call__(self, values: list[int], cands: list[int]) -> tuple[list[int], list[int]] | None:
         assert self.geo is not None
-        board = _board_class()(self.geo, values, cands)
+        board = Board(self.geo, values, cands)
         progress = False
         for step in list(self.rule.find(board)):
             if board.progress(step):
                 board.apply(step)
                 progress = True
         return (board.values, board.cands) if progress else None
-
-
-@functools.cache
-def _board_class() -> type[Board]:
-    from .board import Board  # board imports this module
-
-    return Board
 
 
 def _tag(rule: Rule) -> int:
@@ -162,62 +327,106 @@ def _tag(rule: Rule) -> int:
     return tag
 
 
-def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Program | None:
-    """Translate propagation ``rules`` (plain rules, plus trial rules of one
-    inner depth) for the accelerator, or None when it cannot run them.  Rules
+def compile_program(rules: Sequence[Rule]) -> Program | None:
+    """Compile propagation ``rules`` (plain rules, plus trial rules of one
+    inner depth) for the accelerator, or None when it cannot run them (not
+    built, no singles among them, or a trial rule it does not know).  Rules
     it does not know (plugins) are called back in Python at their turn."""
-    if not available():
+    if _native is None:
         return None
     plain: list[tuple[int, int, int]] = []
     callbacks: list[PythonRule] = []
-    singles = 0
-    has_disj = has_red = 0
-    depth = 0
+    singles = has_disj = has_red = depth = 0
     max_alt = 2
     for r in rules:
-        if r.kind == "trial":
-            code = r.accelerated()
-            if code is None:
-                return None
-            if code[0] == "disj":
-                has_disj = 1
-            elif code[0] == "reductio":
-                has_red = 1
-            else:
-                return None
-            depth = max(depth, int(code[1]))
-            max_alt = max(max_alt, int(code[2]))
-            continue
         desc = r.accelerated()
-        if desc is None:
-            plain.append((FAM_PYTHON, len(callbacks), _tag(r)))
+        if r.kind == "trial":
+            if desc is None or not desc.is_trial:
+                return None
+            has_disj |= desc.family is Family.DISJUNCTION
+            has_red |= desc.family is Family.REDUCTIO
+            depth = max(depth, desc.param("depth"))
+            max_alt = max(max_alt, desc.param("max_alternatives"))
+        elif desc is None:
+            if len(callbacks) >= MAXRULES:
+                return None
+            plain.append(NativeRule.of(Family.PYTHON, index=len(callbacks),
+                                       tag=_tag(r)).encode())
             callbacks.append(PythonRule(r))
-            continue
-        if desc[0] == 0:
+        elif desc.family is Family.SINGLES:
             singles += 1
-            continue
-        plain.append((int(desc[0]), int(desc[1]), int(desc[2])))
-    if singles < 2:
+        else:
+            plain.append(desc.encode())
+    if singles < 2 or len(plain) > MAXRULES:
         return None
     return Program(tuple(plain), has_disj, has_red, max_alt, depth, tuple(callbacks))
 
 
-def first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:
-    """Index of the first rule description that can make progress now, or -1."""
+def probe_descs(rules: Sequence[Rule]) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    """Positions and compiled descriptions of the non-trial ``rules`` the
+    accelerator knows (for :func:`first_progress`)."""
+    idx: list[int] = []
+    descs: list[tuple[int, int, int]] = []
+    for i, r in enumerate(rules):
+        if r.kind == "trial":
+            continue
+        d = r.accelerated()
+        if d is not None:
+            idx.append(i)
+            descs.append(d.encode())
+    return tuple(idx), tuple(descs)
+
+
+def c_first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:
+    """Index of the first compiled description that can make progress now, or -1."""
     return int(_native.first_progress(_geo(board.geo), board.values, board.cands, descs))
 
 
-def contradiction(board: Board) -> tuple[int, int, int] | None:
+def c_contradiction(board: Board) -> tuple[int, int, int] | None:
     """The first contradiction as (kind, a, b), see ``Board.contradiction``."""
     hit = _native.contradiction(_geo(board.geo), board.values, board.cands)
     return None if hit is None else (int(hit[0]), int(hit[1]), int(hit[2]))
 
 
-def solve(geo: Geometry, values: Sequence[int], limit: int,
-          max_nodes: int | None) -> tuple[int, list[list[int]], int] | None:
-    """Exact solving in C: (count, solutions, nodes), or None without the accelerator."""
-    if not available():
-        return None
+def c_solve(geo: Geometry, values: Sequence[int], limit: int,
+            max_nodes: int | None) -> tuple[int, list[list[int]], int]:
+    """Exact solving in C: (count, solutions, nodes)."""
     count, sols, nodes = _native.solve(_geo(geo), list(values), limit,
                                        -1 if max_nodes is None else max_nodes)
     return int(count), sols, int(nodes)
+
+
+def stats() -> dict[str, int]:
+    """The C work counters since the module was loaded (for benchmarks)."""
+    return dict(_native.stats()) if _native is not None else {}
+
+
+# -- the older entry points ---------------------------------------------------
+def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Program | None:
+    """The program the kernel of ``rules`` (the one their engine chose)
+    runs them with: None when that kernel is the pure-Python one."""
+    for r in rules:
+        kernel = getattr(getattr(r, "context", None), "kernel", None)
+        if kernel is not None:
+            return kernel.program(rules)
+    return compile_program(rules) if available() else None
+
+
+def first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:
+    return c_first_progress(board, descs)
+
+
+def contradiction(board: Board) -> tuple[int, int, int] | None:
+    return c_contradiction(board)
+
+
+def solve(geo: Geometry, values: Sequence[int], limit: int,
+          max_nodes: int | None) -> tuple[int, list[list[int]], int] | None:
+    """Exact solving in C, or None without the accelerator."""
+    return c_solve(geo, values, limit, max_nodes) if available() else None
+
+
+@functools.cache
+def _geo_capsule(a: int, b: int) -> Any:
+    """The C geometry of a shape (immutable, made once per shape)."""
+    return _native.geometry(a, b)

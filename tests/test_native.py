@@ -17,7 +17,7 @@ from grader import native
 from grader.board import Board
 from grader.engine import Engine
 from grader.formats import parse_grid_token
-from grader.propagate import _native_descs, fixpoint
+from grader.propagate import fixpoint
 from grader.solver import solve, solve_python
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the C accelerator is not built")
@@ -98,7 +98,7 @@ def test_fixpoints_agree_with_python():
 def test_first_progress_matches_the_rules():
     engine = Engine()
     rules = tuple(r for r in engine.rules(1) if r.kind != "trial")
-    idx, descs = _native_descs(rules)
+    idx, descs = native.probe_descs(rules)
     for board in _positions(engine, _book(), 4, 2):
         first = native.first_progress(board, descs)
         expected = -1
