@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from .about import accelerator_disabled
 from .board import Board
 from .errors import GraderError
 from .geometry import Geometry
@@ -208,7 +209,7 @@ def built() -> bool:
 def requested() -> bool:
     """Whether the environment allows the accelerator (``SUDOKU_GRADER_PURE``
     unset, empty or 0), read now."""
-    return os.environ.get("SUDOKU_GRADER_PURE", "") in ("", "0")
+    return not accelerator_disabled()
 
 
 def available() -> bool:
