@@ -147,3 +147,22 @@ def test_the_work_counters_count_every_call_of_every_thread() -> None:
     after = native.stats()
     assert after["fix"] - before["fix"] == calls * threads
     assert after["closure0"] - before["closure0"] == calls * threads
+
+
+# -- without the extension, CI fails instead of skipping --------------------------
+@pytest.mark.parametrize(("env", "outcome"), [
+    ({"CI": "true"}, pytest.fail.Exception),
+    ({"SUDOKU_GRADER_REQUIRE_NATIVE": "1"}, pytest.fail.Exception),
+    ({}, pytest.skip.Exception),
+])
+def test_a_missing_extension_fails_in_ci_and_skips_elsewhere(
+        monkeypatch: pytest.MonkeyPatch, env: dict[str, str], outcome: type) -> None:
+    from conftest import c_kernel_or_skip
+
+    for name in ("CI", "SUDOKU_GRADER_REQUIRE_NATIVE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(native, "_native", None)
+    with pytest.raises(outcome, match="not built"):
+        c_kernel_or_skip()
