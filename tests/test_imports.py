@@ -9,6 +9,7 @@ Only imports under ``if TYPE_CHECKING:`` are left out: they never run.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,7 @@ def _targets(module: str, is_pkg: bool, node: ast.Import | ast.ImportFrom,
     return out
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
     modules = _modules()
     graph: dict[str, set[str]] = {}
