@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .native import NativeRule, NativeRuleError, describe
+from .nativerule import NativeRule, NativeRuleError, describe
 from .roles import add_role
 from .steps import Branch, Pattern, Step, register_support, register_template
 

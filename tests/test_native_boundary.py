@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from grader import native
+from grader import native, nativerule
 from grader.board import Board
 from grader.engine import Engine
 from grader.formats import parse_grid_token
@@ -77,7 +77,7 @@ def test_a_rule_asking_for_an_unknown_parameter_fails_loudly_with_its_name() -> 
 
 
 def test_a_c_module_with_another_table_is_refused_at_import() -> None:
-    real = {f.value: (native._CODES[f], native.PARAMS[f]) for f in Family}
+    real = {f.value: (nativerule._CODES[f], native.PARAMS[f]) for f in Family}
     native.check_tables(SimpleNamespace(FAMILIES=real, __file__="x.so"))
     older = dict(real)
     del older["reductio"]
