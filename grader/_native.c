@@ -31,8 +31,26 @@ typedef uint64_t M;
 #define MAXC (MAXN * MAXN)
 #define MAXRULES 32
 
-/* work counters, read by stats() (for benchmarks) */
-static unsigned long long n_fix, n_closure[8], n_trial_pass, n_closure_true[8];
+/* Work counters, read by stats() (for benchmarks).  The C work runs with the
+   GIL released, in several threads at once (Dask runs grids in threads), so
+   each thread counts its own call in `work` (thread-local, no lock needed);
+   every entry point adds its call's counts to `totals` once it holds the GIL
+   again (work_flush), so `totals` is only ever touched under the GIL. */
+typedef struct {
+    unsigned long long fix, trial_pass, closure[8], closure_true[8];
+} Counters;
+static THREAD_LOCAL Counters work;
+static Counters totals;
+
+static void work_flush(void) {
+    totals.fix += work.fix;
+    totals.trial_pass += work.trial_pass;
+    for (int i = 0; i < 8; i++) {
+        totals.closure[i] += work.closure[i];
+        totals.closure_true[i] += work.closure_true[i];
+    }
+    memset(&work, 0, sizeof(work));
+}
 
 static inline int popc(M x) { return __builtin_popcountll(x); }
 static inline int lowv(M x) { return __builtin_ctzll(x) + 1; } /* value of lowest bit */
@@ -311,8 +329,14 @@ static int singles(const Geo *g, State *st, int full) {
 /* elimination rules: apply every deduction found; return how many      */
 /* candidates were removed.                                             */
 
+/* Rule families.  The module exports them, with their parameters, as
+   FAMILIES (see add_families); grader/native.py checks its own table against
+   it at import.  A rule is (fam, p1, p2): the family's parameters in order,
+   0 for a missing one.  The trial families are not rules of the list: they
+   are the flags and numbers (has_disj / has_red, depth, max_alt) of a call. */
 enum { FAM_SINGLES = 0, FAM_LINES = 1, FAM_MULTI = 2, FAM_NAKED = 3, FAM_HIDDEN = 4, FAM_FISH = 5,
-       FAM_PYTHON = 6 };
+       FAM_PYTHON = 6, FAM_DISJUNCTION = 7, FAM_REDUCTIO = 8 };
+#define MAXDEPTH 64
 
 typedef struct { int fam, p1, p2; } RuleDesc;
 typedef struct {
@@ -748,7 +772,7 @@ static int run_python_rule(const Geo *g, State *st, int idx) {
    singles, so the costly rules run only on positions the cheap ones cannot
    move (the fixpoint is the same in any order). */
 static int fix(const Geo *g, State *st, const Rules *P) {
-    n_fix++;
+    work.fix++;
     int nr = g->nr;
     M nsz, hsz;
     subset_sizes(g, P, &nsz, &hsz);
@@ -1076,7 +1100,7 @@ static int pivots_of(const Geo *g, const State *st, int max_alt, Pivot **out) {
    which end in a contradiction, disjunctive construction intersects them),
    kept for the pivots instead of being recomputed for each pivot. */
 static int trial_pass(const Geo *g, State *st, const Rules *P, int d, const uint8_t *sol) {
-    n_trial_pass++;
+    work.trial_pass++;
     int nc = g->nc;
     State *tmp = malloc(sizeof(State));
     if (!tmp) return 0;
@@ -1222,8 +1246,8 @@ static int trial_pass(const Geo *g, State *st, const Rules *P, int d, const uint
 /* Closure of the rules of P with trials nested to depth d (0: no trials).
    sol, when not NULL, is the solution and agrees with st. 1 on contradiction. */
 static int closure(const Geo *g, State *st, const Rules *P, int d, const uint8_t *sol) {
-    n_closure[d < 7 ? d : 7]++;
-    if (sol) n_closure_true[d < 7 ? d : 7]++;
+    work.closure[d < 7 ? d : 7]++;
+    if (sol) work.closure_true[d < 7 ? d : 7]++;
     for (;;) {
         if (fix(g, st, P)) return 1;
         if (d <= 0) return 0;
@@ -1329,6 +1353,11 @@ static int parse_rules(PyObject *seq, Rules *P) {
             Py_DECREF(f);
             return -1;
         }
+        if (fam < FAM_SINGLES || fam > FAM_PYTHON) {
+            Py_DECREF(f);
+            PyErr_Format(PyExc_ValueError, "rule %zd: unknown rule family %d", i, fam);
+            return -1;
+        }
         P->r[P->nr].fam = fam; P->r[P->nr].p1 = p1; P->r[P->nr].p2 = p2;
         P->nr++;
     }
@@ -1411,6 +1440,7 @@ static PyObject *py_closure(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     conflict = closure(k.g, k.st, &k.P, depth, k.sol);
     Py_END_ALLOW_THREADS
+    work_flush();
     if (py_end()) { call_free(&k); return NULL; }
     PyObject *dumped = dump_state(k.g, k.st);
     call_free(&k);
@@ -1454,6 +1484,7 @@ static PyObject *py_reductio_first(PyObject *self, PyObject *args) {
         }
     }
     Py_END_ALLOW_THREADS
+    work_flush();
     free(tmp);
     call_free(&k);
     if (py_end()) return NULL;
@@ -1490,6 +1521,7 @@ static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
         if (r != 0) { found = i; break; }
     }
     Py_END_ALLOW_THREADS
+    work_flush();
     if (py_end()) { free(pv); call_free(&k); return NULL; }
     PyObject *res;
     if (found < 0) {
@@ -1623,6 +1655,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         solve_rec(&x, st);
         Py_END_ALLOW_THREADS
+        work_flush();
     }
     PyObject *lst = PyList_New(x.count);
     for (int i = 0; i < x.count; i++) {
@@ -1637,9 +1670,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 /* stats() -> dict of work counters since the module was loaded */
 static PyObject *py_stats(PyObject *self, PyObject *args) {
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "fix", n_fix, "trial_pass", n_trial_pass,
-                         "closure0", n_closure[0], "closure1", n_closure[1], "closure2",
-                         n_closure[2], "closure1_true", n_closure_true[1]);
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "fix", totals.fix, "trial_pass",
+                         totals.trial_pass, "closure0", totals.closure[0], "closure1",
+                         totals.closure[1], "closure2", totals.closure[2], "closure1_true",
+                         totals.closure_true[1]);
 }
 
 static PyMethodDef methods[] = {
@@ -1660,4 +1694,30 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+/* FAMILIES: {name: (code, ((parameter, lowest, highest), ...))}, what this
+   module knows; grader/native.py refuses to run with a table of its own that
+   differs, and a rule asking for anything else fails with a clear error. */
+static int add_families(PyObject *mod) {
+    PyObject *t = Py_BuildValue(
+        "{s:(i((sii))),s:(i()),s:(i()),s:(i((sii)(sii))),s:(i((sii)(sii))),s:(i((sii))),"
+        "s:(i((sii)(sii))),s:(i((sii)(sii))),s:(i((sii)(sii)))}",
+        "singles", FAM_SINGLES, "kind", 1, 2,
+        "lines", FAM_LINES,
+        "multiple-lines", FAM_MULTI,
+        "naked-subset", FAM_NAKED, "min_size", 1, MAXN - 1, "max_size", 0, MAXN - 1,
+        "hidden-subset", FAM_HIDDEN, "min_size", 1, MAXN - 1, "max_size", 0, MAXN - 1,
+        "fish", FAM_FISH, "size", 1, MAXN - 1,
+        "python", FAM_PYTHON, "index", 0, MAXRULES - 1, "tag", 0, 0x3FFFFFFF,
+        "disjunction", FAM_DISJUNCTION, "depth", 1, MAXDEPTH, "max_alternatives", 2, MAXN,
+        "reductio", FAM_REDUCTIO, "depth", 1, MAXDEPTH, "max_alternatives", 2, MAXN);
+    if (!t) return -1;
+    if (PyModule_AddObject(mod, "FAMILIES", t) < 0) { Py_DECREF(t); return -1; }
+    if (PyModule_AddIntConstant(mod, "MAXN", MAXN) < 0) return -1;
+    return PyModule_AddIntConstant(mod, "MAXRULES", MAXRULES);
+}
+
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *mod = PyModule_Create(&module);
+    if (mod && add_families(mod) < 0) { Py_DECREF(mod); return NULL; }
+    return mod;
+}

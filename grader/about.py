@@ -100,6 +100,8 @@ def accelerator_built(module: str = "grader._native") -> bool:
 
 
 def accelerator_disabled() -> bool:
+    """Whether ``SUDOKU_GRADER_PURE`` (set, not empty, not 0) turns the C
+    accelerator off: the one place that reads it (see :func:`grader.native.available`)."""
     return os.environ.get("SUDOKU_GRADER_PURE", "") not in ("", "0")
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .geometry import Geometry, geometry_for_size, values_of
+from .tokens import parse_values
 
 if TYPE_CHECKING:
     from .steps import Step
@@ -73,10 +74,7 @@ class Board:
     @classmethod
     def from_string(cls, text: str, box: tuple[int, int] | None = None) -> Board:
         """Parse a one-line grid (see :mod:`grader.formats` for every format)."""
-        from .formats import parse_grid_token
-
-        grid = parse_grid_token(text.strip(), box=box)
-        return cls.from_values(grid.geo, grid.values)
+        return cls.from_values(*parse_values(text.strip(), box=box))
 
     @classmethod
     def from_candidates(cls, geo: Geometry, cands: Sequence[int],
@@ -176,26 +174,9 @@ class Board:
 
         Checked in this order: a value placed twice in a region (regions in
         order), an empty cell without candidate (cells in order), a value with
-        no place left in a region (regions in order, smallest value)."""
-        from . import native
-
-        if native.available():
-            hit = native.contradiction(self)
-            if hit is None:
-                return None
-            kind, a, b = hit
-            geo = self.geo
-            if kind == 0:
-                return Contradiction(f"cell {geo.cell_name(a)} has no candidate left", cells=(a,))
-            if kind == 1:
-                return Contradiction(
-                    f"{geo.symbol(b)} has no place left in {geo.region_long_name(a)}",
-                    region=a, value=b)
-            return self.conflicts()
-        return self.contradiction_python()
-
-    def contradiction_python(self) -> Contradiction | None:
-        """The pure-Python implementation of :meth:`contradiction`."""
+        no place left in a region (regions in order, smallest value).
+        Pure Python: an engine's kernel may answer faster
+        (:meth:`grader.kernel.Kernel.contradiction`)."""
         dup = self.conflicts()
         if dup is not None:
             return dup
@@ -217,6 +198,9 @@ class Board:
                     f"{geo.symbol(v)} has no place left in {geo.region_long_name(r)}",
                     region=r, value=v)
         return None
+
+    #: The older name of :meth:`contradiction`.
+    contradiction_python = contradiction
 
     # -- rendering -----------------------------------------------------
     def to_string(self, empty: str = ".") -> str:

@@ -18,10 +18,10 @@ from .chains import Target, holds
 from .expert.families import easiest_hints
 from .expert.hint import Hint
 from .hierarchy import Hierarchy, load_hierarchy
+from .kernel import Kernel, default_kernel
 from .plugins import rule_class
 from .propagate import SINGLES, next_step_of
 from .rule import Rule, RuleContext
-from .solver import solve
 from .steps import Step
 
 #: How many of the easiest hints of a position the engine tries to find as a
@@ -57,9 +57,17 @@ class Engine:
 
     Debug mode: pass the solution to :meth:`steps` or :meth:`solve` and every
     step's placements and eliminations are checked against it, a
-    :class:`SoundnessError` raised on the first disagreement."""
+    :class:`SoundnessError` raised on the first disagreement.
 
-    def __init__(self, hierarchy: Hierarchy | None = None, record: bool = True) -> None:
+    ``kernel``: what computes closures, trial searches and exact solutions
+    (:mod:`grader.kernel`), chosen once here: the default kernel (C when it
+    is built, unless ``SUDOKU_GRADER_PURE=1``) when None.  Every rule built
+    carries it; a rule's description for C is checked here, so one the C
+    side does not know fails now, with a clear error."""
+
+    def __init__(self, hierarchy: Hierarchy | None = None, record: bool = True,
+                 kernel: Kernel | None = None) -> None:
+        self.kernel: Kernel = kernel or default_kernel()
         self.hierarchy = hierarchy or load_hierarchy()
         self.options = self.hierarchy.trials.model_dump()
         # trials keep the chains of their branches (for explanations)
@@ -67,12 +75,14 @@ class Engine:
         specs = self.hierarchy.ordered()
         self._classes = [(spec, rule_class(spec.plugin)) for spec in specs]
         self.base: tuple[Rule, ...] = tuple(
-            cls(spec, RuleContext(options=dict(self.options)))
+            cls(spec, RuleContext(options=dict(self.options), kernel=self.kernel))
             for spec, cls in self._classes if cls.kind != "trial")
         self._depth_rules: dict[int, tuple[Rule, ...]] = {}
         self._upto_cache: dict[tuple[int, int | None], tuple[Rule, ...]] = {}
         has_trials = any(cls.kind == "trial" for _, cls in self._classes)
         self._max_depth = int(self.options.get("max_depth", 1)) if has_trials else 1
+        for rule in self.rules(1):
+            rule.accelerated()  # NativeRuleError now for a description C does not know
 
     # -- rule sets -----------------------------------------------------
     def _propagation_for(self, spec_level: int, inner: tuple[Rule, ...]) -> tuple[Rule, ...]:
@@ -93,7 +103,7 @@ class Engine:
         for spec, cls in self._classes:
             if cls.kind == "trial":
                 ctx = RuleContext(propagation=self._propagation_for(spec.level, inner),
-                                  depth=depth, options=dict(self.options))
+                                  depth=depth, options=dict(self.options), kernel=self.kernel)
                 built.append(cls(spec, ctx))
             else:
                 built.append(next(r for r in self.base if r.code == spec.code))
@@ -150,7 +160,7 @@ class Engine:
         find_for = getattr(rule, "find_for", None)
         if find_for is None:
             return step
-        hints = easiest_hints(board)[:EASIEST_HINTS]
+        hints = easiest_hints(board, self.kernel.name)[:EASIEST_HINTS]
         after = board.copy()
         after.apply(step)
         for hint in hints:  # the first trial may already be the pattern's
@@ -173,7 +183,7 @@ class Engine:
         if solution is None:
             if not any(r.kind == "trial" for r in self.rules(1)):
                 return
-            res = solve(board.geo, board.values, limit=2)
+            res = self.kernel.solve(board.geo, board.values, limit=2)
             if res.count != 1 or res.solution is None:
                 return
             solution = res.solution

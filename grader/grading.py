@@ -42,7 +42,8 @@ from .expert import RATED_SIZES, Rater, Walk
 from .formats import Grid, Record
 from .geometry import SYMBOLS, Geometry
 from .hierarchy import Hierarchy
-from .solver import SolveResult, solve
+from .kernel import Kernel
+from .solver import SolveResult
 from .steps import Step
 
 #: An exact solver used for verdicts: (geometry, values, limit) -> SolveResult.
@@ -113,14 +114,17 @@ class Grader:
 
     ``check``: debug mode, every step is checked against the solution.
     ``record``: keep the chains of trial branches (see :class:`Engine`); off by
-    default, since a grade does not show them."""
+    default, since a grade does not show them.
+    ``kernel``: C or pure Python (see :mod:`grader.kernel`), for the engine
+    and the exact solver; the default kernel when None."""
 
     def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False,
-                 solver: Solver | None = None, record: bool = False) -> None:
-        self.engine = Engine(hierarchy, record=record)
+                 solver: Solver | None = None, record: bool = False,
+                 kernel: Kernel | None = None) -> None:
+        self.engine = Engine(hierarchy, record=record, kernel=kernel)
         self.hierarchy = self.engine.hierarchy
         self.check = check
-        self.solver: Solver = solver or solve
+        self.solver: Solver = solver or self.engine.kernel.solve
         self._order = {spec.code: i for i, spec in enumerate(self.hierarchy.ordered())}
         self._rater: Rater | None = None
 

@@ -1,18 +1,28 @@
-"""Bridge to the optional C accelerator :mod:`grader._native`.
+"""The boundary with the optional C accelerator :mod:`grader._native`.
 
-The accelerator evaluates trial branches (fixpoints of the elimination rules,
-nested trials) and solves grids exactly.  It is used only when every rule
-involved is a built-in one it knows: each rule says so through
-:meth:`grader.rule.Rule.native`.  Otherwise, and when the extension is not
-built, the pure-Python code runs and gives the same results (the tests check
-that both agree).
+Everything that crosses into C goes through this module:
 
-Set ``SUDOKU_GRADER_PURE=1`` in the environment to disable the accelerator.
+* :func:`available` is the one place that asks whether the accelerator is on
+  (built, and not turned off by ``SUDOKU_GRADER_PURE=1``, read at each call);
+  :func:`grader.kernel.default_kernel` asks it when an engine is made.
+* :class:`~grader.nativerule.NativeRule` (re-exported here) is how a rule
+  tells the accelerator what it is; this module checks the C module's table
+  against it when it loads the extension (:func:`check_tables`) and refuses
+  a build that differs.
+* :class:`Program`: a set of rules compiled for the accelerator (closure,
+  reductio and disjunction searches), made by :func:`compile_program`.
+
+Engines do not call this module directly: they hold a kernel
+(:mod:`grader.kernel`), the C one or the pure-Python one.  The module-level
+functions :func:`program`, :func:`first_progress`, :func:`contradiction`,
+:func:`solve` and :func:`set_enabled` are the older entry points, kept as thin
+wrappers.
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 import itertools
 import os
 import weakref
@@ -20,51 +30,79 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .about import accelerator_disabled
+from .board import Board
 from .geometry import Geometry
+from .nativerule import (
+    MAXN,
+    MAXRULES,
+    PARAMS,
+    TRIAL_FAMILIES,
+    Family,
+    NativeBuildError,
+    NativeRule,
+    NativeRuleError,
+    check_tables,
+    describe,
+)
+
+__all__ = ["MAXN", "MAXRULES", "PARAMS", "TRIAL_FAMILIES", "Family", "NativeBuildError",
+           "NativeRule", "NativeRuleError", "Program", "PythonRule", "available", "built",
+           "check_tables", "compile_program", "describe", "program", "requested",
+           "set_enabled", "solve", "stats"]
 
 if TYPE_CHECKING:
-    from .board import Board
     from .rule import Rule
 
-_native: Any
-try:  # pragma: no cover - depends on the build
-    import importlib
+def _load() -> Any:
+    try:
+        module = importlib.import_module("grader._native")
+    except ImportError:
+        return None
+    check_tables(module)
+    return module
 
-    _native = importlib.import_module("grader._native")
-except ImportError:  # pragma: no cover
-    _native = None
 
-_disabled = os.environ.get("SUDOKU_GRADER_PURE", "") not in ("", "0")
-_GEOS: dict[tuple[int, int], Any] = {}
+_native: Any = _load()
 
-#: Native descriptions of single position and single candidate (family 0).
-SINGLE_POSITION_DESC = (0, 1, 0)
-SINGLE_CANDIDATE_DESC = (0, 2, 0)
+
+def built() -> bool:
+    """Whether the C accelerator is built (whatever the environment says)."""
+    return _native is not None
+
+
+def requested() -> bool:
+    """Whether the environment allows the accelerator (``SUDOKU_GRADER_PURE``
+    unset, empty or 0), read now."""
+    return not accelerator_disabled()
 
 
 def available() -> bool:
-    """Whether the C accelerator is built and enabled."""
-    return _native is not None and not _disabled
+    """Whether the C accelerator is built and enabled: the one place that asks."""
+    return _native is not None and requested()
 
 
 def set_enabled(enabled: bool) -> None:
-    """Turn the accelerator on or off (for tests and comparisons)."""
-    global _disabled
-    _disabled = not enabled
+    """Turn the default kernel of engines made from now on to C (when built)
+    or pure Python, through ``SUDOKU_GRADER_PURE``.  Kept for old callers:
+    pass ``kernel=`` to :class:`~grader.engine.Engine` instead."""
+    os.environ["SUDOKU_GRADER_PURE"] = "0" if enabled else "1"
 
 
+def __getattr__(name: str) -> Any:
+    if name == "_disabled":  # read by older callers
+        return not available()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# -- compiled programs --------------------------------------------------------
 def _geo(geo: Geometry) -> Any:
-    key = (geo.a, geo.b)
-    cap = _GEOS.get(key)
-    if cap is None:
-        cap = _native.geometry(geo.a, geo.b)
-        _GEOS[key] = cap
-    return cap
+    return _geo_capsule(geo.a, geo.b)
 
 
 @dataclass(frozen=True)
 class Program:
-    """A set of propagation rules translated for the accelerator."""
+    """A set of propagation rules compiled for the accelerator."""
 
     rules: tuple[tuple[int, int, int], ...]
     has_disj: int
@@ -78,9 +116,7 @@ class Program:
     def _cbs(self, board: Board) -> list[PythonRule] | None:
         if not self.callbacks:
             return None
-        for cb in self.callbacks:
-            cb.geo = board.geo
-        return list(self.callbacks)
+        return [cb.on(board.geo) for cb in self.callbacks]
 
     def closure(self, board: Board, solution: Sequence[int] | None = None) -> bool:
         """Propagate ``board`` in place to the fixpoint; True on a contradiction."""
@@ -118,8 +154,6 @@ class Program:
                 [(int(c), int(v)) for c, v in alts], int(dead))
 
 
-#: The family number of a rule written in Python, run by a call back.
-FAM_PYTHON = 6
 _tags = itertools.count(1)
 _rule_tags: weakref.WeakKeyDictionary[Rule, int] = weakref.WeakKeyDictionary()
 
@@ -132,26 +166,23 @@ class PythonRule:
 
     __slots__ = ("rule", "geo")
 
-    def __init__(self, rule: Rule) -> None:
+    def __init__(self, rule: Rule, geo: Geometry | None = None) -> None:
         self.rule = rule
-        self.geo: Geometry | None = None
+        self.geo = geo
+
+    def on(self, geo: Geometry) -> PythonRule:
+        """This rule for boards of ``geo`` (a new object: programs are shared)."""
+        return self if self.geo is geo else PythonRule(self.rule, geo)
 
     def __call__(self, values: list[int], cands: list[int]) -> tuple[list[int], list[int]] | None:
         assert self.geo is not None
-        board = _board_class()(self.geo, values, cands)
+        board = Board(self.geo, values, cands)
         progress = False
         for step in list(self.rule.find(board)):
             if board.progress(step):
                 board.apply(step)
                 progress = True
         return (board.values, board.cands) if progress else None
-
-
-@functools.cache
-def _board_class() -> type[Board]:
-    from .board import Board  # board imports this module
-
-    return Board
 
 
 def _tag(rule: Rule) -> int:
@@ -162,62 +193,106 @@ def _tag(rule: Rule) -> int:
     return tag
 
 
-def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Program | None:
-    """Translate propagation ``rules`` (plain rules, plus trial rules of one
-    inner depth) for the accelerator, or None when it cannot run them.  Rules
+def compile_program(rules: Sequence[Rule]) -> Program | None:
+    """Compile propagation ``rules`` (plain rules, plus trial rules of one
+    inner depth) for the accelerator, or None when it cannot run them (not
+    built, no singles among them, or a trial rule it does not know).  Rules
     it does not know (plugins) are called back in Python at their turn."""
-    if not available():
+    if _native is None:
         return None
     plain: list[tuple[int, int, int]] = []
     callbacks: list[PythonRule] = []
-    singles = 0
-    has_disj = has_red = 0
-    depth = 0
+    singles = has_disj = has_red = depth = 0
     max_alt = 2
     for r in rules:
-        if r.kind == "trial":
-            code = r.accelerated()
-            if code is None:
-                return None
-            if code[0] == "disj":
-                has_disj = 1
-            elif code[0] == "reductio":
-                has_red = 1
-            else:
-                return None
-            depth = max(depth, int(code[1]))
-            max_alt = max(max_alt, int(code[2]))
-            continue
         desc = r.accelerated()
-        if desc is None:
-            plain.append((FAM_PYTHON, len(callbacks), _tag(r)))
+        if r.kind == "trial":
+            if desc is None or not desc.is_trial:
+                return None
+            has_disj |= desc.family is Family.DISJUNCTION
+            has_red |= desc.family is Family.REDUCTIO
+            depth = max(depth, desc.param("depth"))
+            max_alt = max(max_alt, desc.param("max_alternatives"))
+        elif desc is None:
+            if len(callbacks) >= MAXRULES:
+                return None
+            plain.append(NativeRule.of(Family.PYTHON, index=len(callbacks),
+                                       tag=_tag(r)).encode())
             callbacks.append(PythonRule(r))
-            continue
-        if desc[0] == 0:
+        elif desc.family is Family.SINGLES:
             singles += 1
-            continue
-        plain.append((int(desc[0]), int(desc[1]), int(desc[2])))
-    if singles < 2:
+        else:
+            plain.append(desc.encode())
+    if singles < 2 or len(plain) > MAXRULES:
         return None
     return Program(tuple(plain), has_disj, has_red, max_alt, depth, tuple(callbacks))
 
 
-def first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:
-    """Index of the first rule description that can make progress now, or -1."""
+def probe_descs(rules: Sequence[Rule]) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...]]:
+    """Positions and compiled descriptions of the non-trial ``rules`` the
+    accelerator knows (for :func:`first_progress`)."""
+    idx: list[int] = []
+    descs: list[tuple[int, int, int]] = []
+    for i, r in enumerate(rules):
+        if r.kind == "trial":
+            continue
+        d = r.accelerated()
+        if d is not None:
+            idx.append(i)
+            descs.append(d.encode())
+    return tuple(idx), tuple(descs)
+
+
+def c_first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:
+    """Index of the first compiled description that can make progress now, or -1."""
     return int(_native.first_progress(_geo(board.geo), board.values, board.cands, descs))
 
 
-def contradiction(board: Board) -> tuple[int, int, int] | None:
+def c_contradiction(board: Board) -> tuple[int, int, int] | None:
     """The first contradiction as (kind, a, b), see ``Board.contradiction``."""
     hit = _native.contradiction(_geo(board.geo), board.values, board.cands)
     return None if hit is None else (int(hit[0]), int(hit[1]), int(hit[2]))
 
 
-def solve(geo: Geometry, values: Sequence[int], limit: int,
-          max_nodes: int | None) -> tuple[int, list[list[int]], int] | None:
-    """Exact solving in C: (count, solutions, nodes), or None without the accelerator."""
-    if not available():
-        return None
+def c_solve(geo: Geometry, values: Sequence[int], limit: int,
+            max_nodes: int | None) -> tuple[int, list[list[int]], int]:
+    """Exact solving in C: (count, solutions, nodes)."""
     count, sols, nodes = _native.solve(_geo(geo), list(values), limit,
                                        -1 if max_nodes is None else max_nodes)
     return int(count), sols, int(nodes)
+
+
+def stats() -> dict[str, int]:
+    """The C work counters since the module was loaded (for benchmarks)."""
+    return dict(_native.stats()) if _native is not None else {}
+
+
+# -- the older entry points ---------------------------------------------------
+def program(rules: Sequence[Rule], options: dict[str, Any] | None = None) -> Program | None:
+    """The program the kernel of ``rules`` (the one their engine chose)
+    runs them with: None when that kernel is the pure-Python one."""
+    for r in rules:
+        kernel = getattr(getattr(r, "context", None), "kernel", None)
+        if kernel is not None:
+            return kernel.program(rules)
+    return compile_program(rules) if available() else None
+
+
+def first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:
+    return c_first_progress(board, descs)
+
+
+def contradiction(board: Board) -> tuple[int, int, int] | None:
+    return c_contradiction(board)
+
+
+def solve(geo: Geometry, values: Sequence[int], limit: int,
+          max_nodes: int | None) -> tuple[int, list[list[int]], int] | None:
+    """Exact solving in C, or None without the accelerator."""
+    return c_solve(geo, values, limit, max_nodes) if available() else None
+
+
+@functools.cache
+def _geo_capsule(a: int, b: int) -> Any:
+    """The C geometry of a shape (immutable, made once per shape)."""
+    return _native.geometry(a, b)

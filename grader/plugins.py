@@ -6,12 +6,15 @@ Built-in rules are registered exactly like third-party ones (see
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, entry_points, version
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .errors import GraderError
-from .rule import Rule
+from .rule import Rule, RuleContext, _distributions, package_of
 
 if TYPE_CHECKING:
     from .hierarchy import Hierarchy
@@ -23,22 +26,25 @@ class PluginError(GraderError, LookupError):
     """A plugin that is missing or not a rule."""
 
 
-#: Plugins that failed to load at the last discovery: name -> why.
-broken: dict[str, str] = {}
+@dataclass(frozen=True)
+class Discovery:
+    """What one look at the entry points found: rule classes by entry-point
+    name, and why each plugin that failed to load did."""
+
+    rules: Mapping[str, type[Rule]]
+    broken: Mapping[str, str]
 
 
-def discover() -> dict[str, type[Rule]]:
+def discover() -> Discovery:
     """Every rule class registered in the entry-point group, by entry-point name.
 
     Names are sorted, so discovery order never depends on installation order.
     A plugin that fails to load (or is not a rule) is left out and its error
-    kept in :data:`broken`: it must not hide the others; asking for it by
-    name (:func:`rule_class`) raises that error."""
-    from .rule import _distributions
-
-    _distributions.cache_clear()  # packages may have been installed since
+    kept in :attr:`Discovery.broken`: it must not hide the others; asking for
+    it by name (:func:`rule_class`) raises that error.  No state is kept:
+    :func:`discovered` is the cached one."""
     found: dict[str, type[Rule]] = {}
-    broken.clear()
+    broken: dict[str, str] = {}
     for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
         if ep.name in found:
             continue
@@ -52,30 +58,42 @@ def discover() -> dict[str, type[Rule]]:
             continue
         found[ep.name] = obj
         broken.pop(ep.name, None)
-    return found
+    return Discovery(MappingProxyType(found), MappingProxyType(broken))
 
 
-_cache: dict[str, type[Rule]] | None = None
+@functools.cache
+def discovered() -> Discovery:
+    """:func:`discover`, once per process (the installed plugins do not
+    change while it runs).  :func:`reset` forgets it, after installing a
+    plugin in a running process (tests do)."""
+    return discover()
+
+
+def reset() -> None:
+    """Forget the cached discovery and the cached module-to-distribution map
+    (:func:`grader.rule.package_of`): the next look reads the entry points again."""
+    discovered.cache_clear()
+    _distributions.cache_clear()
 
 
 def plugins(refresh: bool = False) -> dict[str, type[Rule]]:
-    """Cached :func:`discover`."""
-    global _cache
-    if _cache is None or refresh:
-        _cache = discover()
-    return _cache
+    """The discovered rule classes (looked at again when ``refresh``)."""
+    if refresh:
+        reset()
+    return dict(discovered().rules)
 
 
 def rule_class(name: str) -> type[Rule]:
-    table = plugins()
-    if name not in table:
-        table = plugins(refresh=True)
-    if name not in table and name in broken:
-        raise PluginError(broken[name])
-    if name not in table:
-        known = ", ".join(sorted(table)) or "none"
+    found = discovered()
+    if name not in found.rules:
+        reset()  # it may have been installed since
+        found = discovered()
+    if name not in found.rules and name in found.broken:
+        raise PluginError(found.broken[name])
+    if name not in found.rules:
+        known = ", ".join(sorted(found.rules)) or "none"
         raise PluginError(f"no rule plugin named {name!r} in group {GROUP} (known: {known})")
-    return table[name]
+    return found.rules[name]
 
 
 @dataclass(frozen=True)
@@ -97,9 +115,8 @@ class RuleInfo:
 def rule_table(hierarchy: Hierarchy) -> list[RuleInfo]:
     """Every rule of ``hierarchy`` (by level), then every other installed
     rule plugin, then every plugin that failed to load, with its error."""
-    from .rule import RuleContext
-
-    found = plugins(refresh=True)
+    reset()
+    found, broken = discovered().rules, discovered().broken
     rows: list[RuleInfo] = []
     used: set[str] = set()
     for spec in hierarchy.ordered():
@@ -124,8 +141,6 @@ def rule_table(hierarchy: Hierarchy) -> list[RuleInfo]:
 
 def _info(plugin: str, cls: type[Rule], code: str | None, level: int | None, name: str,
           accelerated: bool) -> RuleInfo:
-    from .rule import package_of
-
     package = package_of(cls.__module__)
     return RuleInfo(plugin, code, level, name, cls.family, package, _version(package),
                     accelerated)

@@ -17,12 +17,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .nativerule import NativeRule, NativeRuleError, describe
 from .roles import add_role
 from .steps import Branch, Pattern, Step, register_support, register_template
 
 if TYPE_CHECKING:
     from .board import Board
     from .hierarchy import RuleSpec
+    from .kernel import Kernel
 
 
 #: Top-level packages of this distribution: their rules are the built-in ones.
@@ -111,11 +113,14 @@ class RuleContext:
     ``propagation``: the rules a trial applies to a fixpoint inside each branch.
     ``depth``: nesting depth of a trial rule (1 = its propagation has no trials).
     ``options``: the engine's options: the hierarchy's trial options (pivot
-    size, ...) and ``record`` (keep what only explanations use)."""
+    size, ...) and ``record`` (keep what only explanations use).
+    ``kernel``: the kernel the engine chose (:mod:`grader.kernel`); None for
+    a rule built outside an engine (the default kernel then)."""
 
     propagation: tuple[Rule, ...] = ()
     depth: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    kernel: Kernel | None = None
 
 
 class Rule:
@@ -175,18 +180,23 @@ class Rule:
         built-in rules)."""
         return package_of(type(self).__module__)
 
-    def accelerated(self) -> tuple[Any, ...] | None:
-        """:meth:`native`, when it describes exactly this rule: the class that
-        declares ``native`` must come from the same module as the ``find``
-        this rule runs, so a plugin that subclasses a built-in rule and
-        overrides ``find`` never inherits the built-in's C code."""
+    def accelerated(self) -> NativeRule | None:
+        """:meth:`native` as a checked :class:`~grader.native.NativeRule`, when
+        it describes exactly this rule: the class that declares ``native``
+        must come from the same module as the ``find`` this rule runs, so a
+        plugin that subclasses a built-in rule and overrides ``find`` never
+        inherits the built-in's C code.  A description the C side does not
+        know raises :class:`~grader.native.NativeRuleError`."""
         cls = type(self)
         n_owner, f_owner = _owner(cls, "native"), _owner(cls, "find")
         if n_owner is None or n_owner is Rule or f_owner is None:
             return None
         if n_owner.__module__ != f_owner.__module__:
             return None
-        return self.native()
+        try:
+            return describe(self.native())
+        except NativeRuleError as e:
+            raise NativeRuleError(f"rule {self.code!r}: {e}") from None
 
     # -- to implement --------------------------------------------------
     def find(self, board: Board) -> Iterator[Step]:
@@ -207,9 +217,10 @@ class Rule:
         and regions is taken as used."""
         return None
 
-    def native(self) -> tuple[Any, ...] | None:
-        """How the C accelerator runs this rule inside trial propagation, or
-        None when it cannot (third-party rules: the pure-Python path is used)."""
+    def native(self) -> NativeRule | tuple[Any, ...] | None:
+        """How the C accelerator runs this rule inside trial propagation
+        (``NativeRule.of("fish", size=2)``), or None when it cannot
+        (third-party rules: the C fixpoint calls their ``find`` back)."""
         return None
 
     # -- helpers -------------------------------------------------------

@@ -25,6 +25,7 @@ from .formats import Grid, parse_grid_token
 from .geometry import Geometry, geometry
 from .grading import Grader, GradeResult
 from .hierarchy import Hierarchy, default_hierarchy
+from .kernel import PYTHON, Kernel, c_kernel
 from .plugins import rule_class
 from .rule import Rule, RuleContext
 from .steps import Step
@@ -93,18 +94,12 @@ def assert_kernels_agree(hierarchy: Hierarchy | None,
     """Grade ``grids`` with the C accelerator and with pure Python and check
     that both give the same verdicts, levels, scores and step counts (a no-op
     comparison when the accelerator is not built).  Returns the results."""
-    def run() -> list[GradeResult]:
-        g = Grader(hierarchy)
+    def run(kernel: Kernel) -> list[GradeResult]:
+        g = Grader(hierarchy, kernel=kernel)
         return [g.grade_grid(_grid(x), i) for i, x in enumerate(grids, 1)]
 
-    was = native.available()
-    try:
-        native.set_enabled(False)
-        pure = run()
-        native.set_enabled(True)
-        fast = run()
-    finally:
-        native.set_enabled(was)
+    pure = run(PYTHON)
+    fast = run(c_kernel()) if native.built() else pure
     for a, b in zip(pure, fast, strict=True):
         da, db = a.model_dump(exclude={"seconds"}), b.model_dump(exclude={"seconds"})
         if da != db:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from grader import native
 from grader.board import Board
 from grader.chains import Target, holds, short_chain
 from grader.geometry import values_of
-from grader.propagate import SINGLES, fixpoint, record_chain
+from grader.kernel import Kernel
+from grader.propagate import SINGLES, record_chain
 from grader.rule import Rule
 from grader.steps import Branch, Conflict
 
@@ -84,8 +84,9 @@ def common(board: Board, survivors: Sequence[Board]) -> list[Target]:
 
 
 def closures(board: Board, alts: Sequence[tuple[int, int]], live: Sequence[int],
-              prog: native.Program, hint: tuple[int, ...] | None) -> list[Board]:
-    """The closures of the live alternatives (the accelerator's); with one
+             rules: Sequence[Rule], kernel: Kernel, hint: tuple[int, ...] | None,
+             ) -> list[Board]:
+    """The closures of the live alternatives (``kernel``'s); with one
     live alternative none is needed (it is the conclusion), a placeholder
     stands for it.  The solution hint only helps the alternative it agrees
     with (a false branch may contradict anywhere)."""
@@ -96,7 +97,7 @@ def closures(board: Board, alts: Sequence[tuple[int, int]], live: Sequence[int],
         cell, v = alts[i]
         trial = board.copy()
         trial.place(cell, v)
-        prog.closure(trial, hint if hint is not None and hint[cell] == v else None)
+        kernel.closure(trial, rules, hint if hint is not None and hint[cell] == v else None)
         out.append(trial)
     return out
 
@@ -124,22 +125,18 @@ def solution_hint(board: Board) -> tuple[int, ...] | None:
 
 
 def after(board: Board, cell: int, v: int, rules: Sequence[Rule],
-           prog: native.Program | None) -> Board | None:
-    """The closure of ``board`` with ``cell <- v`` (the accelerator's when
-    there is one), or None when it ends in a contradiction."""
+          kernel: Kernel) -> Board | None:
+    """The closure (``kernel``'s) of ``board`` with ``cell <- v``, or None when
+    it ends in a contradiction."""
     trial = board.copy()
     trial.place(cell, v)
-    if prog is not None:
-        hint = solution_hint(board)
-        bad = prog.closure(trial, hint if hint is not None and hint[cell] == v else None)
-    else:
-        bad = fixpoint(trial, rules) is not None
+    hint = solution_hint(board)
+    bad = kernel.closure(trial, rules, hint if hint is not None and hint[cell] == v else None)
     return None if bad else trial
 
 
-def refuted(board: Board, cell: int, v: int, rules: Sequence[Rule],
-             prog: native.Program | None) -> bool:
-    return after(board, cell, v, rules, prog) is None
+def refuted(board: Board, cell: int, v: int, rules: Sequence[Rule], kernel: Kernel) -> bool:
+    return after(board, cell, v, rules, kernel) is None
 
 
 def gives(board: Board, conclusions: Sequence[Target], targets: Sequence[Target]) -> bool:

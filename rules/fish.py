@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from grader import phrases
 from grader.board import Board
+from grader.native import Family, NativeRule
 from grader.rule import Rule
 from grader.steps import Pattern, Step, absent_outside
 
@@ -33,8 +34,8 @@ class Fish(Rule):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.size = int(self.params.get("size", 2))
 
-    def native(self) -> tuple[int, int, int]:
-        return (5, self.size, 0)
+    def native(self) -> NativeRule:
+        return NativeRule.of(Family.FISH, size=self.size)
 
     @staticmethod
     def support(step: Step) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ from itertools import combinations
 from grader import phrases
 from grader.board import Board
 from grader.geometry import BLOCK
+from grader.native import Family, NativeRule
 from grader.rule import Rule
 from grader.steps import Pattern, Step, absent_outside
 
@@ -67,8 +68,8 @@ class CandidateLines(Rule):
                         yield self._step(board, 2 * n + k, lreg, bit.bit_length(), pos, elim,
                                          "claiming")
 
-    def native(self) -> tuple[int, int, int]:
-        return (1, 0, 0)
+    def native(self) -> NativeRule:
+        return NativeRule.of(Family.LINES)
 
     @staticmethod
     def support(step: Step) -> list[tuple[int, int]]:
@@ -176,8 +177,8 @@ class MultipleLines(Rule):
                                 yield self._step(board, [group[i] for i in combo], union, v,
                                                  sorted(elim), is_row)
 
-    def native(self) -> tuple[int, int, int]:
-        return (2, 0, 0)
+    def native(self) -> NativeRule:
+        return NativeRule.of(Family.MULTIPLE_LINES)
 
     @staticmethod
     def support(step: Step) -> list[tuple[int, int]]:

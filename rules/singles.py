@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from grader import phrases
 from grader.board import Board
+from grader.native import Family, NativeRule
 from grader.rule import Rule
 from grader.steps import Pattern, Step
 
@@ -81,8 +82,8 @@ class SinglePosition(Rule):
                         yield self._step(board, r, c, v)
                         break
 
-    def native(self) -> tuple[int, int, int]:
-        return (0, 1, 0)
+    def native(self) -> NativeRule:
+        return NativeRule.of(Family.SINGLES, kind=1)
 
     @staticmethod
     def support(step: Step) -> list[tuple[int, int]]:
@@ -213,8 +214,8 @@ class SingleCandidate(Rule):
             if m and not m & (m - 1) and not vals[c]:
                 yield self._step(board, c, m.bit_length())
 
-    def native(self) -> tuple[int, int, int]:
-        return (0, 2, 0)
+    def native(self) -> NativeRule:
+        return NativeRule.of(Family.SINGLES, kind=2)
 
     @staticmethod
     def support(step: Step) -> list[tuple[int, int]]:

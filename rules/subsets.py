@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from grader import phrases
 from grader.board import Board
 from grader.geometry import values_of
+from grader.native import Family, NativeRule
 from grader.rule import Rule
 from grader.steps import Pattern, Step
 
@@ -124,8 +125,9 @@ class _Subset(Rule):
         mx = self.params.get("max_size")
         self.max_size = int(mx) if mx is not None else None
 
-    def native(self) -> tuple[int, int, int]:
-        return (4 if self.family == "hidden-subset" else 3, self.min_size, self.max_size or 0)
+    def native(self) -> NativeRule:
+        family = Family.HIDDEN_SUBSET if self.family == "hidden-subset" else Family.NAKED_SUBSET
+        return NativeRule.of(family, min_size=self.min_size, max_size=self.max_size or 0)
 
     def find(self, board: Board) -> Iterator[Step]:
         geo = board.geo

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
-from grader import native
 from grader.board import Board
 from grader.chains import Target
 from grader.geometry import values_of
-from grader.propagate import fixpoint
+from grader.kernel import Kernel, default_kernel
+from grader.nativerule import Family, NativeRule
 from grader.rule import Rule
 from grader.steps import Branch, Pattern, Step
 
@@ -50,9 +50,16 @@ class _Trial(Rule):
         return self.context.depth
 
 
-    def native(self) -> tuple[str, int, int]:
-        kind = "disj" if self.family == "disjunctive-construction" else "reductio"
-        return (kind, self.depth, int(self.context.options.get("max_alternatives", 2)))
+    def native(self) -> NativeRule:
+        kind = (Family.DISJUNCTION if self.family == "disjunctive-construction"
+                else Family.REDUCTIO)
+        return NativeRule.of(kind, depth=self.depth,
+                             max_alternatives=int(self.context.options.get("max_alternatives", 2)))
+
+    @property
+    def kernel(self) -> Kernel:
+        """The kernel the engine chose (the default one outside an engine)."""
+        return self.context.kernel or default_kernel()
 
 
 class ReductioAdAbsurdum(_Trial):
@@ -94,9 +101,8 @@ class ReductioAdAbsurdum(_Trial):
                   if hint is None or hint[c] != v]
         done: set[tuple[int, int]] = set()
         for rules in phases(self.context.propagation, self.depth):
-            prog = native.program(rules)
             for cell, v in wanted:
-                if (cell, v) not in done and refuted(board, cell, v, rules, prog):
+                if (cell, v) not in done and refuted(board, cell, v, rules, self.kernel):
                     done.add((cell, v))
                     yield self._step(board, cell, v, rules)
 
@@ -118,30 +124,13 @@ class ReductioAdAbsurdum(_Trial):
     def _contradictions(self, board: Board, rules: Sequence[Rule]) -> Iterator[tuple[int, int]]:
         """Assumptions that end in a contradiction, in cell and value order."""
         hint = solution_hint(board)
-        prog = native.program(rules)
-        if prog is not None:
-            start = 0
-            while True:
-                hit = prog.reductio_first(board, hint, start)
-                if hit is None:
-                    return
-                yield hit
-                start = hit[0] * 64 + hit[1] + 1
-        vals, cands = board.values, board.cands
-        for cell in range(board.geo.ncells):
-            if vals[cell]:
-                continue
-            m = cands[cell]
-            while m:
-                bit = m & -m
-                m ^= bit
-                v = bit.bit_length()
-                if hint is not None and hint[cell] == v:
-                    continue
-                trial = board.copy()
-                trial.place(cell, v)
-                if fixpoint(trial, rules) is not None:
-                    yield cell, v
+        start = 0
+        while True:
+            hit = self.kernel.reductio_first(board, rules, hint, start)
+            if hit is None:
+                return
+            yield hit
+            start = hit[0] * 64 + hit[1] + 1
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -229,9 +218,8 @@ class DisjunctiveConstruction(_Trial):
         by propagation phase.  Each step takes all its pivot's conclusions."""
         pivots = self._pivots(board, set(cells) | {c for _, c, _ in targets})
         for rules in phases(self.context.propagation, self.depth):
-            prog = native.program(rules)
             for kind, where, alts in pivots:
-                ends = [after(board, c, v, rules, prog) for c, v in alts]
+                ends = [after(board, c, v, rules, self.kernel) for c, v in alts]
                 alive = [i for i, b in enumerate(ends) if b is not None]
                 if not alive:
                     continue
@@ -269,42 +257,25 @@ class DisjunctiveConstruction(_Trial):
         the alternatives that end in a contradiction) for each pivot, in pivot
         order, whose branches agree on something."""
         hint = solution_hint(board)
-        prog = native.program(rules)
-        if prog is not None:
-            max_alt = int(self.context.options.get("max_alternatives", 2))
-            start = 0
-            while True:
-                hit = prog.disjunction_first(board, hint, max_alt, start)
-                if hit is None:
-                    return
-                idx, kind, cell, value, region, nalts, dead = hit
-                alts = tuple(nalts)
-                # the accelerator names the first conclusion; the others come
-                # from the closures of the live alternatives
-                live = [i for i in range(len(alts)) if not dead >> i & 1]
-                targets = conclusions_of(board, alts, closures(board, alts, live, prog, hint),
-                                          live)
-                if (kind == "place", cell, value) not in targets:  # pragma: no cover
-                    raise RuntimeError("disjunctive construction: the accelerator and the "
-                                       "closures disagree; please report this grid")
-                yield (("cell", alts[0][0], alts, targets, dead) if region < 0
-                       else ("region", region, alts, targets, dead))
-                start = idx + 1
-        pivots = self._pivots(board)
-        for idx, (_, _, alts) in enumerate(pivots):
-            survivors: list[Board] = []
-            alive: list[int] = []
-            for i, (cell, v) in enumerate(alts):
-                trial = board.copy()
-                trial.place(cell, v)
-                if fixpoint(trial, rules) is None:
-                    survivors.append(trial)
-                    alive.append(i)
-            targets = conclusions_of(board, alts, survivors, alive)
-            if targets:
-                kind, where, _ = pivots[idx]
-                dead = sum(1 << i for i in range(len(alts)) if i not in alive)
-                yield kind, where, alts, targets, dead
+        max_alt = int(self.context.options.get("max_alternatives", 2))
+        start = 0
+        while True:
+            hit = self.kernel.disjunction_first(board, rules, hint, max_alt, start)
+            if hit is None:
+                return
+            idx, kind, cell, value, region, nalts, dead = hit
+            alts = tuple(nalts)
+            # the kernel names the first conclusion; the others come from the
+            # closures of the live alternatives
+            live = [i for i in range(len(alts)) if not dead >> i & 1]
+            targets = conclusions_of(
+                board, alts, closures(board, alts, live, rules, self.kernel, hint), live)
+            if (kind == "place", cell, value) not in targets:  # pragma: no cover
+                raise RuntimeError("disjunctive construction: the kernel's search and the "
+                                   "closures disagree; please report this grid")
+            yield (("cell", alts[0][0], alts, targets, dead) if region < 0
+                   else ("region", region, alts, targets, dead))
+            start = idx + 1
 
     @staticmethod
     def summarize(step: Step) -> str:

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -46,13 +47,56 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile("runslow" if config.getoption("--runslow") else "default-run")
 
 
+#: The fast set CI runs a second time with the pure-Python kernel
+#: (``SUDOKU_GRADER_PURE=1 python -m pytest -m kernel``, see the README's
+#: Testing section): the kernel comparisons and boundary tests (marked
+#: ``kernel`` in their modules) and these modules, which grade with the
+#: default kernel.  Keep its cost near a minute.
+PURE_LEG_MODULES = frozenset({
+    "test_rules_engine.py", "test_rules_singles.py", "test_rules_lines.py",
+    "test_rules_subsets.py", "test_rules_fish.py", "test_rules_reference.py",
+    "test_verdicts.py", "test_plugins.py",
+})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in PURE_LEG_MODULES:
+            item.add_marker(pytest.mark.kernel)
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow")
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+# -- the C kernel -------------------------------------------------------------
+def native_required() -> bool:
+    """CI (``CI=true``) and ``SUDOKU_GRADER_REQUIRE_NATIVE=1`` require the C
+    accelerator: the tests that need it fail without it instead of skipping."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get(
+        "SUDOKU_GRADER_REQUIRE_NATIVE", "") not in ("", "0")
+
+
+def c_kernel_or_skip():
+    """The C kernel; skips the calling test without the extension, fails it
+    when :func:`native_required`."""
+    from grader import native
+    from grader.kernel import c_kernel
+
+    if native.built():
+        return c_kernel()
+    if native_required():
+        pytest.fail("the C accelerator grader._native is not built, and CI (or "
+                    "SUDOKU_GRADER_REQUIRE_NATIVE=1) requires it: build it with `pip install -e .`")
+    pytest.skip("the C accelerator is not built")
+
+
+@pytest.fixture(scope="session")
+def c_kernel_required():
+    """The C kernel (see :func:`c_kernel_or_skip`)."""
+    return c_kernel_or_skip()
 
 
 # -- data ---------------------------------------------------------------------

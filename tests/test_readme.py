@@ -122,3 +122,13 @@ def test_the_readme_has_examples_of_every_kind() -> None:
     kinds = {p.values[0] for p in _examples()}  # type: ignore[attr-defined]
     assert kinds == {"sh", "console", "python"}
     assert len(_examples()) > 40
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """``.ci/run`` runs the README's test command as written (both legs)."""
+    text = README.read_text(encoding="utf-8")
+    command = next(ln for ln in text.splitlines() if "pip install -e '.[test]'" in ln)
+    assert "SUDOKU_GRADER_PURE=1 .venv/bin/python -m pytest -q -m kernel" in command
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert command.removeprefix("python3 -m venv .venv && ") in ci.splitlines()
+    assert "export CI=true" in ci.splitlines()

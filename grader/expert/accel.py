@@ -3,7 +3,8 @@
 It runs the families of :mod:`grader.expert.walker` with the same scan
 order, so it finds the same hints in the same order as the Python finders
 (the tests compare both).  ``SUDOKU_GRADER_PURE=1`` (or
-:func:`grader.native.set_enabled`) turns it off with the other accelerator.
+an engine whose kernel is the pure-Python one) turns it off with the other
+accelerator.
 """
 
 from __future__ import annotations
@@ -35,10 +36,12 @@ NAMES = (
 )
 
 
-def available(board: Board) -> bool:
-    """Whether the accelerator is built, enabled and fits the board (9x9)."""
-    return (_mod is not None and not native._disabled and board.geo.a == 3
-            and board.geo.b == 3)
+def available(board: Board, kernel: str | None = None) -> bool:
+    """Whether the accelerator is built, fits the board (9x9) and is in use:
+    by the kernel named (``"c"`` or ``"python"``: an engine's choice), or by
+    the default kernel when None."""
+    in_use = native.available() if kernel is None else kernel == "c"
+    return _mod is not None and in_use and board.geo.a == 3 and board.geo.b == 3
 
 
 def first_family(board: Board, first: int = 0, last: int = 21,

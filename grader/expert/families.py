@@ -95,17 +95,19 @@ def _segments() -> list[tuple[int, int, int]]:
 SEGMENTS = _segments()
 
 def first_family(board: Board, last: int = len(FAMILIES), first: int = 0,
-                 ) -> tuple[str, list[Hint]] | None:
+                 kernel: str | None = None) -> tuple[str, list[Hint]] | None:
     """The first family (among ``FAMILIES[first:last]``) with a useful hint on
-    ``board``, and all its useful hints in the order found."""
-    found = _first(board, first, last)
+    ``board``, and all its useful hints in the order found.  ``kernel``: the
+    engine's kernel (``"c"`` or ``"python"``), the default one when None."""
+    found = _first(board, first, last, kernel)
     return None if found is None else (FAMILIES[found[0]][0], found[1])
 
 
-def _first(board: Board, first: int, last: int) -> tuple[int, list[Hint]] | None:
+def _first(board: Board, first: int, last: int,
+           kernel: str | None = None) -> tuple[int, list[Hint]] | None:
     """(index in FAMILIES, useful hints) of the first family from ``first``
     to ``last - 1`` with a useful hint."""
-    if not accel.available(board):
+    if not accel.available(board, kernel):
         return _first_python(board, first, last)
     ctx: Context | None = None
     for start, end, cidx in SEGMENTS:
@@ -175,14 +177,14 @@ def _consulted_runs() -> tuple[tuple[int, int], ...]:
 CONSULTED_RUNS = _consulted_runs()
 
 
-def easiest_hints(board: Board) -> list[Hint]:
+def easiest_hints(board: Board, kernel: str | None = None) -> list[Hint]:
     """The useful hints of the first consulted family that has one on
     ``board``, easiest first (ties in the order found); empty when none has.
     Only 9x9 grids are searched (the rated size)."""
     if (board.geo.a, board.geo.b) != (3, 3):
         return []
     for first, last in CONSULTED_RUNS:
-        found = _first(board, first, last)
+        found = _first(board, first, last, kernel)
         if found is not None:
             return sorted(found[1], key=lambda h: h.rating)
     return []

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .. import native
 from ..board import Board
 from ..engine import Engine, SoundnessError
-from ..propagate import fixpoint, next_step_of
+from ..propagate import next_step_of
 from ..rule import Rule
 from .families import FAMILIES, SEGMENTS, Context, first_family, first_family_python, useful
 from .hint import Hint
@@ -92,14 +91,9 @@ class Rater:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.plain: tuple[Rule, ...] = tuple(r for r in engine.base if not is_quad(r))
-        self._program: native.Program | None = None
 
     def settle(self, board: Board) -> None:
-        if self._program is None or not native.available():
-            self._program = native.program(self.plain)
-        prog = self._program if native.available() else None
-        bad = prog.closure(board) if prog is not None else fixpoint(board, self.plain) is not None
-        if bad:
+        if self.engine.kernel.closure(board, self.plain):
             raise AssertionError("the expert walk reached a contradiction")
 
     def walk(self, board: Board, limit: int = 500,
@@ -119,7 +113,7 @@ class Rater:
         walk = Walk()
         self.settle(work)
         while not work.is_solved() and len(walk.moves) < limit:
-            found = first_family(work)
+            found = first_family(work, kernel=self.engine.kernel.name)
             if found is None:
                 move = self._nested(work, depth)
                 if move is None:

@@ -5,27 +5,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from math import isqrt
 
 from ..board import Board
 from ..errors import GraderError
-from ..geometry import EMPTY_SYMBOLS, SYMBOLS, Geometry, default_box, geometry
+from ..geometry import EMPTY_SYMBOLS, SYMBOLS, Geometry
+from ..tokens import MAX_SIDE as MAX_SIDE  # re-exported
+from ..tokens import MalformedGrid as MalformedGrid  # re-exported
+from ..tokens import _valid_side as _valid_side  # used by the format readers
+from ..tokens import parse_values
 
 FORMATS = ("auto", "line", "nt", "block", "csv", "jsonl")
 JSON_KEYS = ("puzzle", "quizzes", "grid")
-MAX_SIDE = len(SYMBOLS)
 _GRID_CHARS = frozenset(SYMBOLS + EMPTY_SYMBOLS)
 _SPLIT = re.compile(r"[\s,;\"']+")
 _BOX_CHARS = str.maketrans("", "", " \t|+-=")
-
-
-class MalformedGrid(GraderError, ValueError):
-    """A grid that cannot be read: wrong length or symbol."""
-
-    def __init__(self, message: str, position: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.position = position
 
 
 class InputError(GraderError, OSError):
@@ -82,66 +75,10 @@ class Record:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-def _valid_side(n: int) -> bool:
-    if n < 4 or n > MAX_SIDE:
-        return False
-    a, _ = default_box(n)
-    return a >= 2
-
-
-def _expected_lengths() -> str:
-    return ", ".join(str(n * n) for n in (4, 6, 8, 9, 12, 16, 25))
-
-
 def parse_grid_token(token: str, box: tuple[int, int] | None = None,
                      side: int | None = None) -> Grid:
     """Parse n*n symbols into a :class:`Grid` or raise :class:`MalformedGrid`."""
-    length = len(token)
-    n = side if side is not None else isqrt(length)
-    if n * n != length or not _valid_side(n):
-        if box is not None:
-            want = (box[0] * box[1]) ** 2
-            raise MalformedGrid(
-                f"{length} symbols, expected {want} for a {box[0] * box[1]}x{box[0] * box[1]} grid")
-        raise MalformedGrid(
-            f"{length} symbols: a grid has n*n symbols ({_expected_lengths()}, ...)")
-    if box is not None:
-        a, b = box
-        if a * b != n:
-            raise MalformedGrid(f"a {n}x{n} grid does not have {a}x{b} blocks")
-    else:
-        a, b = default_box(n)
-    geo = geometry(a, b)
-    lookup = _lookup(n)
-    try:
-        return Grid(geo, tuple([lookup[ch] for ch in token]))
-    except KeyError:
-        pass  # find and name the first bad symbol
-    values = []
-    for i, ch in enumerate(token):
-        v = lookup.get(ch)
-        if v is None:
-            raise MalformedGrid(
-                f"symbol {ch!r} at position {i + 1} (row {i // n + 1}, column {i % n + 1}) "
-                f"is not valid in a {n}x{n} grid (use {geo.symbols[0]}-{geo.symbols[-1]}, "
-                f"and . or 0 for empty)", position=i + 1)
-        values.append(v)
-    return Grid(geo, tuple(values))
-
-
-_LOOKUPS: dict[int, dict[str, int]] = {}
-
-
-def _lookup(n: int) -> dict[str, int]:
-    t = _LOOKUPS.get(n)
-    if t is None:
-        t = {ch: 0 for ch in EMPTY_SYMBOLS}
-        for v in range(1, n + 1):
-            t[SYMBOLS[v - 1]] = v
-            if SYMBOLS[v - 1].isalpha():
-                t[SYMBOLS[v - 1].lower()] = v
-        _LOOKUPS[n] = t
-    return t
+    return Grid(*parse_values(token, box, side))
 
 
 _DROP_GRID_CHARS = str.maketrans("", "", "".join(_GRID_CHARS))
