@@ -621,23 +621,20 @@ static void unique_rectangles(Pos *P) {
 }
 
 /* unique loops of 6, 8, 10 cells (grader/expert/rectangles.py) */
-static int UL_COUNT[NU], UL_PATH[10], UL_LEN, UL_NSEEN;
+static int UL_COUNT[NU][2], UL_PATH[10], UL_LEN, UL_NSEEN; /* loop cells per unit by colour */
 static cm_t UL_SEEN[4096];
 
 static int in_units(int u, int c) {
     return CELL_UNITS[c][0] == u || CELL_UNITS[c][1] == u || CELL_UNITS[c][2] == u;
 }
 
+/* every unit of a loop cell holds one cell of each colour (even, odd place) */
 static int ul_closed(void) {
-    int k = UL_LEN;
-    for (int i = 0; i < k; i++) {
-        int c = UL_PATH[i], nxt = UL_PATH[(i + 1) % k], prev = UL_PATH[(i + k - 1) % k];
+    for (int i = 0; i < UL_LEN; i++)
         for (int j = 0; j < 3; j++) {
-            int u = CELL_UNITS[c][j];
-            if (UL_COUNT[u] != 2) return 0;
-            if (!in_units(u, nxt) && !in_units(u, prev)) return 0;
+            int u = CELL_UNITS[UL_PATH[i]][j];
+            if (UL_COUNT[u][0] != UL_COUNT[u][1]) return 0;
         }
-    }
     return 1;
 }
 
@@ -685,8 +682,9 @@ static void extra_state(int ab, int cands, int n, int z, int *n2, int *z2) {
 }
 
 static void ul_dfs(Pos *P, int cell, cm_t inset, int ab, int a, int b, int ne, int z) {
+    int colour = UL_LEN % 2;
     UL_PATH[UL_LEN++] = cell;
-    for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]]++;
+    for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]][colour]++;
     int start = UL_PATH[0];
     if (UL_LEN >= 6 && UL_LEN % 2 == 0 && has(PEER[cell], start) && ul_closed()) {
         cm_t key = 0;
@@ -704,18 +702,15 @@ static void ul_dfs(Pos *P, int cell, cm_t inset, int ab, int a, int b, int ne, i
             int q = low(t), ok = q > start;
             for (int i = 0; i < UL_LEN && ok; i++)
                 if (UL_PATH[i] == q) ok = 0;
-            for (int j = 0; j < 3 && ok; j++) {
-                int u = CELL_UNITS[q][j];
-                /* a unit of q already holding a loop cell must hold its neighbour */
-                if (UL_COUNT[u] >= 2 || (UL_COUNT[u] == 1 && !in_units(u, cell) && !in_units(u, start)))
-                    ok = 0;
-            }
+            /* a unit of q holds at most one loop cell of q's colour */
+            for (int j = 0; j < 3 && ok; j++)
+                if (UL_COUNT[CELL_UNITS[q][j]][1 - colour]) ok = 0;
             if (!ok) continue;
             int n2, z2;
             extra_state(ab, P->cands[q], ne, z, &n2, &z2);
             if (n2 <= 2 || z2) ul_dfs(P, q, inset, ab, a, b, n2, z2);
         }
-    for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]]--;
+    for (int j = 0; j < 3; j++) UL_COUNT[CELL_UNITS[cell][j]][colour]--;
     UL_LEN--;
 }
 

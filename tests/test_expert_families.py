@@ -16,6 +16,7 @@ from grader.board import Board
 from grader.engine import SoundnessError
 from grader.expert import Hint, Position, accel, length_tenths, walker
 from grader.expert.links import strong_link_chains
+from grader.expert.rectangles import unique_rectangles
 from grader.expert.wings import xy_wings
 from grader.geometry import geometry
 from tests.conftest import DATA
@@ -116,3 +117,48 @@ def test_pure_mode_turns_the_accelerator_off() -> None:
         assert not accel.available(board)
     finally:
         native.set_enabled(True)
+
+
+# A position of 090000010300104007104807602700040008008501700010000060000605000080000070200000004
+# (rated 4.7 in the bank): cell candidates row by row, "[v]" for a placed value.
+LOOP_POSITION = """
+[8] [9] [7] 23 [6] 23 [4] [1] [5]
+[3] [6] [2] [1] [5] [4] 89 89 [7]
+[1] [5] [4] [8] [9] [7] [6] [3] [2]
+[7] 23 59 239 [4] [6] [1] 25 [8]
+[6] 23 [8] [5] 23 [1] [7] [4] [9]
+[4] [1] 59 [7] [8] 29 25 [6] [3]
+[9] [4] [3] [6] [7] [5] 28 28 [1]
+[5] [8] [1] [4] 23 239 39 [7] [6]
+[2] [7] [6] 39 [1] [8] 359 59 [4]
+"""
+
+
+def _board_from_marks(text: str) -> Board:
+    values, cands = [], []
+    for tok in text.split():
+        if tok.startswith("["):
+            values.append(int(tok[1:-1]))
+            cands.append(0)
+        else:
+            values.append(0)
+            cands.append(sum(1 << (int(d) - 1) for d in tok))
+    return Board.from_candidates(GEO, cands, values)
+
+
+def test_unique_loop_whose_unit_mates_are_not_neighbours() -> None:
+    # The loop r1c4 r1c6 r8c6 r8c5 r5c5 r5c2 r4c2 r4c4 on {2, 3}: block B5 holds
+    # r5c5 and r4c4, which are not neighbours on the loop but sit at an even
+    # and an odd place, so 2 and 3 could still swap around it.  The two cells
+    # with a 9 besides, r4c4 and r8c6, make it type 2: 9 leaves r6c6 and r9c4,
+    # which see both (Sudoku Explainer: unique loop of 8 cells, 4.7).
+    board = _board_from_marks(LOOP_POSITION)
+    hints = [h for h in unique_rectangles(Position(board)) if h.family == "unique loop type 2"]
+    assert hints, "the loop was not found"
+    (hint,) = hints
+    assert hint.rating == 47
+    assert set(hint.eliminations) == {(cell(6, 6), 9), (cell(9, 4), 9)}
+    assert set(hint.cells) == {cell(1, 4), cell(1, 6), cell(8, 6), cell(8, 5), cell(5, 5),
+                               cell(5, 2), cell(4, 2), cell(4, 4)}
+    if HAS_C:  # the accelerator finds the same first family and hints
+        assert walker.first_family(board) == walker.first_family_python(board)

@@ -164,9 +164,9 @@ LOOP_RATING = {6: 46, 8: 47, 10: 48}
 
 def unique_loops(pos: Position) -> Iterator[Hint]:
     """Unique loops of 6, 8 or 10 cells holding digits a and b: consecutive
-    cells share a unit, every unit has 0 or 2 loop cells and those are
-    consecutive.  Were every cell {a, b}, the digits could swap around the
-    loop.  Type 1: one cell has more digits: a and b leave it.  Type 2: the
+    cells share a unit, every unit has 0 or 2 loop cells, one at an even and
+    one at an odd place of the loop.  Were every cell {a, b}, the digits could
+    swap around the loop.  Type 1: one cell has more digits: a and b leave it.  Type 2: the
     cells with more digits all have the same one more, z: z leaves the cells
     that see them all.  Type 4: two such cells in a unit where a (b) has no
     other place: b (a) leaves them.  4.6 / 4.7 / 4.8 by length."""
@@ -212,49 +212,41 @@ def _extra_state(ab: int, cands: int, state: tuple[int, int]) -> tuple[int, int]
 
 
 def _loops(pos: Position, cells: list[int], ab: int) -> Iterator[list[int]]:
-    """Closed loops of 6 to 10 cells, each starting at its smallest cell."""
+    """Closed loops of 6 to 10 cells, each starting at its smallest cell.
+
+    Consecutive cells share a unit; the cells alternate between two colours
+    (a at even places, b at odd ones, or the reverse), and every unit of a
+    loop cell holds exactly one cell of each colour, so that a and b could
+    swap around the loop.  The two cells of a unit need not be neighbours on
+    the loop (Sudoku Explainer's rule)."""
     peer, units, cands = pos.m.peer, pos.geo.cell_regions, pos.cands
     inset = sum(1 << c for c in cells)
-    count = [0] * len(pos.m.unit)
+    count = [[0, 0] for _ in pos.m.unit]  # loop cells per unit, by colour
     path: list[int] = []
 
     def dfs(cell: int, state: tuple[int, int]) -> Iterator[list[int]]:
+        colour = len(path) % 2
         path.append(cell)
         for u in units[cell]:
-            count[u] += 1
+            count[u][colour] += 1
         start = path[0]
-        if len(path) >= 6 and len(path) % 2 == 0 and peer[cell] >> start & 1 and _closed(
-                pos, path, count):
+        if len(path) >= 6 and len(path) % 2 == 0 and peer[cell] >> start & 1 and all(
+                count[u][0] == count[u][1] for c in path for u in units[c]):
             yield list(path)
         if len(path) < 10:
-            near = set(units[cell]) | set(units[start])
             for q in bits(peer[cell] & inset):
-                # a unit of q already holding a loop cell must hold its neighbour
+                # a unit of q holds at most one loop cell of q's colour
                 if q > start and q not in path and all(
-                        count[u] == 0 or (count[u] == 1 and u in near) for u in units[q]):
+                        count[u][1 - colour] == 0 for u in units[q]):
                     nxt = _extra_state(ab, cands[q], state)
                     if nxt[0] <= 2 or nxt[1]:
                         yield from dfs(q, nxt)
         for u in units[cell]:
-            count[u] -= 1
+            count[u][colour] -= 1
         path.pop()
 
     for s in cells:
         yield from dfs(s, _extra_state(ab, cands[s], (0, 0)))
-
-
-def _closed(pos: Position, path: list[int], count: list[int]) -> bool:
-    """Every unit holds 0 or 2 loop cells, and its two cells are neighbours."""
-    units = pos.geo.cell_regions
-    k = len(path)
-    for i, c in enumerate(path):
-        nxt, prev = path[(i + 1) % k], path[i - 1]
-        for u in units[c]:
-            if count[u] != 2:
-                return False
-            if u not in units[nxt] and u not in units[prev]:
-                return False
-    return True
 
 
 def _loop_hints(pos: Position, loop: list[int], ab: int, a: int, b: int) -> Iterator[Hint]:
