@@ -303,16 +303,18 @@ def record_rounds(board: Board, cell: int, value: int, rules: Sequence[Rule],
                   limit: int = 10_000) -> tuple[list[Step], Board]:
     """Propagate the assumption breadth first (mutates nothing): every single
     the position offers is applied in one round, those resting on fewer lines
-    first; when there is none, the step of the lowest-level other rule that
-    rests on the fewest lines; when the plain rules are stuck, the trial steps
+    first; when there is none, the step of another plain rule that rests on
+    the fewest lines (see :class:`_Costs`); when the plain rules are stuck, the trial steps
     (with ``kept``: only those of ``kept`` whose premises hold, in order).
     Stops at a contradiction or once every one of ``targets`` holds.
     Returns the steps and the final board."""
+    from .kernel import kernel_of
     from .propagate import SINGLES, next_step_of
 
     b = board.copy()
     b.place(cell, value)
     costs = _Costs(board, cell, value)
+    contradiction = kernel_of(rules).contradiction
     ordered = sorted(rules, key=lambda r: r.level)
     singles = [r for r in ordered if r.family in SINGLES]
     plain = tuple(r for r in ordered if r.family not in SINGLES and r.kind != "trial")
@@ -320,7 +322,7 @@ def record_rounds(board: Board, cell: int, value: int, rules: Sequence[Rule],
     steps: list[Step] = []
     pending = list(kept) if kept is not None else []
     while len(steps) < limit:
-        if b.contradiction() is not None or targets and all(holds(b, t) for t in targets):
+        if contradiction(b) is not None or targets and all(holds(b, t) for t in targets):
             break
         found = sorted((s for r in singles for s in r.find(b)), key=costs.cost)
         applied = False
@@ -330,7 +332,7 @@ def record_rounds(board: Board, cell: int, value: int, rules: Sequence[Rule],
                 costs.add(s)
                 steps.append(s)
                 applied = True
-                if b.contradiction() is not None:
+                if contradiction(b) is not None:
                     break
         if applied:
             continue

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from .board import Board
 from .chains import _best, _fits, holds, record_rounds
+from .kernel import kernel_of
 
 if TYPE_CHECKING:
     from .chains import Target
@@ -50,8 +51,8 @@ LONG = 100
 
 
 def _done(board: Board, targets: Sequence[Target]) -> bool:
-    return board.contradiction() is not None or bool(targets) and all(
-        holds(board, t) for t in targets)
+    bad = kernel_of(()).contradiction(board) is not None
+    return bad or bool(targets) and all(holds(board, t) for t in targets)
 
 
 def _refutations(board: Board, rule: Rule) -> list[tuple[int, int]]:
