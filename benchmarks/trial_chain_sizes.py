@@ -8,8 +8,10 @@ document of every grid that needs trials and counts the lines inside trial
 branches, nested branches included: the links of each branch's chain (or,
 with ``--full-trace``, the sub-steps of the recorded propagation, as
 ``explain --full-trace`` prints them).  Prints, per depth, the number of
-grids, the median and the maximum, and how many branches end in neither a
-contradiction nor a conclusion (should be 0), then the seconds spent.
+grids, the median and the maximum, how many of those lines are in the steps
+that nest trials (depth 2 and more) and the CPU seconds one grid's
+explanation takes (median, max), then how many branches end in neither a
+contradiction nor a conclusion (should be 0) and the seconds spent.
 
 The figures are per grid: the sum over all its trial steps.  On documents of
 the first schema (branches with ``steps`` only) the script counts ``steps``,
@@ -77,6 +79,8 @@ def main() -> None:
     grader = Grader()
     engine = Engine()
     sizes: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    nested: dict[int, list[int]] = defaultdict(list)
+    cpu: dict[int, list[float]] = defaultdict(list)
     unended = 0
     t0 = time.process_time()
     for n, rec in enumerate(iter_source(args.file), start=1):
@@ -87,13 +91,17 @@ def main() -> None:
         r = grader.grade_record(rec)
         if r.verdict != "ok" or not r.depth:
             continue
+        t = time.process_time()
         doc = explain_json(rec.grid, engine, args.full_trace)
-        total = 0
+        cpu[r.depth].append(time.process_time() - t)
+        total = deep = 0
         for step in doc["steps"]:
             lines, u = count(step, args.full_trace)
             total += lines
+            deep += lines if (step.get("depth") or 0) > 1 else 0
             unended += u
         sizes[r.depth].append((total, rec.index, len(doc["steps"])))
+        nested[r.depth].append(deep)
     seconds = time.process_time() - t0
     what = "sub-steps of the recorded propagation" if args.full_trace else "chain links"
     print(f"{args.file}: {what} inside trial branches, per grid")
@@ -101,6 +109,11 @@ def main() -> None:
         xs = [t for t, _, _ in sizes[depth]]
         print(f"  depth {depth}: {len(xs)} grids, median {statistics.median(xs):g}, "
               f"max {max(xs)}, total {sum(xs)}")
+        if depth > 1:
+            print(f"    of which in steps nesting trials: median "
+                  f"{statistics.median(nested[depth]):g}, total {sum(nested[depth])}")
+        print(f"    explanation CPU per grid: median {statistics.median(cpu[depth]):.2f} s, "
+              f"max {max(cpu[depth]):.2f} s")
         for t, idx, nsteps in sorted(sizes[depth], reverse=True)[:args.show]:
             print(f"    grid {idx}: {t} lines ({nsteps} steps)")
     print(f"  branches ending in neither a contradiction nor a conclusion: {unended}")

@@ -14,7 +14,9 @@ order, so every line uses only lines above it.  Candidates already absent
 before the assumption are premises, not lines.
 
 The replay is deterministic and only reads the trace, so the chains are the
-same whichever kernel decided the steps.
+same whichever kernel decided the steps.  Which derivation a branch's chain
+is drawn from (breadth first, or with inner trials chosen by what the end
+needs) is :func:`grader.nested.short_chain`'s choice.
 """
 
 from __future__ import annotations
@@ -243,19 +245,76 @@ def _fits(board: Board, step: Step) -> bool:
     return True
 
 
+class _Costs:
+    """The ancestors of every line of a derivation being recorded (a bitmask
+    of line numbers, the line itself included): what drawing its chain would
+    keep if it ended at that line."""
+
+    def __init__(self, board: Board, cell: int, value: int) -> None:
+        self.replay = _Replay(board)
+        self.replay.place(cell, value, (0, 0))
+        self.anc = [1]
+
+    def _mask(self, step: Step) -> int:
+        srcs, _ = self.replay.sources(support(step))
+        m = 0
+        for line, _e in srcs:
+            m |= self.anc[line]
+        return m
+
+    def cost(self, step: Step) -> int:
+        """How many lines ``step`` would rest on, itself included."""
+        return self._mask(step).bit_count() + 1
+
+    def add(self, step: Step) -> None:
+        line = len(self.anc)
+        self.anc.append(self._mask(step) | 1 << line)
+        self.replay.apply(line, step)
+
+
+def _moving(b: Board, plain: tuple[Rule, ...]) -> list[Rule]:
+    """The rules of ``plain`` that may make progress on ``b``: those the
+    kernel probes and finds moving, and every rule it does not probe."""
+    from .propagate import plan
+
+    out: list[Rule] = []
+    rest = plain
+    while rest:
+        order, first = plan(b, rest)
+        if first is None:
+            out.extend(rest)
+            break
+        out.extend(rest[i] for i in order)
+        if first < 0:
+            break
+        rest = rest[first + 1:]
+    return sorted(dict.fromkeys(out), key=plain.index)
+
+
+def _cheapest_plain(b: Board, plain: tuple[Rule, ...], costs: _Costs) -> Step | None:
+    """The step of a plain rule resting on the fewest lines (the first of
+    equals, rules by level)."""
+    found = [s for r in _moving(b, plain) for s in r.find(b) if b.progress(s)]
+    return min(found, key=costs.cost) if found else None
+
+
 def record_rounds(board: Board, cell: int, value: int, rules: Sequence[Rule],
                   targets: Sequence[Target] = (), kept: Sequence[Step] | None = None,
                   limit: int = 10_000) -> tuple[list[Step], Board]:
     """Propagate the assumption breadth first (mutates nothing): every single
-    the position offers is applied in one round; when there is none, the
-    lowest-level other step; when the plain rules are stuck, the trial steps
+    the position offers is applied in one round, those resting on fewer lines
+    first; when there is none, the step of another plain rule that rests on
+    the fewest lines (see :class:`_Costs`); when the plain rules are stuck, the trial steps
     (with ``kept``: only those of ``kept`` whose premises hold, in order).
     Stops at a contradiction or once every one of ``targets`` holds.
     Returns the steps and the final board."""
+    from .kernel import kernel_of
     from .propagate import SINGLES, next_step_of
 
     b = board.copy()
     b.place(cell, value)
+    costs = _Costs(board, cell, value)
+    contradiction = kernel_of(rules).contradiction
     ordered = sorted(rules, key=lambda r: r.level)
     singles = [r for r in ordered if r.family in SINGLES]
     plain = tuple(r for r in ordered if r.family not in SINGLES and r.kind != "trial")
@@ -263,20 +322,21 @@ def record_rounds(board: Board, cell: int, value: int, rules: Sequence[Rule],
     steps: list[Step] = []
     pending = list(kept) if kept is not None else []
     while len(steps) < limit:
-        if b.contradiction() is not None or targets and all(holds(b, t) for t in targets):
+        if contradiction(b) is not None or targets and all(holds(b, t) for t in targets):
             break
-        found = [s for r in singles for s in r.find(b)]
+        found = sorted((s for r in singles for s in r.find(b)), key=costs.cost)
         applied = False
         for s in found:
             if _fits(b, s):
                 b.apply(s)
+                costs.add(s)
                 steps.append(s)
                 applied = True
-                if b.contradiction() is not None:
+                if contradiction(b) is not None:
                     break
         if applied:
             continue
-        step = next_step_of(b, plain) if plain else None
+        step = _cheapest_plain(b, plain, costs) if plain else None
         if step is None and kept is not None:
             step = next((s for s in pending if _fits(b, s)), None)
             if step is not None:
@@ -286,6 +346,7 @@ def record_rounds(board: Board, cell: int, value: int, rules: Sequence[Rule],
         if step is None:
             break
         b.apply(step)
+        costs.add(step)
         steps.append(step)
     return steps, b
 
@@ -304,57 +365,3 @@ def _best(board: Board, cell: int, value: int, steps: Sequence[Step], final: Boa
             best = (chain, k)
     assert best is not None
     return best
-
-
-def _reaches(board: Board, cell: int, value: int, plain: Sequence[Rule],
-             kept: Sequence[Step], targets: Sequence[Target]) -> bool:
-    """Whether the plain rules and the trial steps ``kept`` (each applied once
-    its premises hold) reach a contradiction or ``targets``."""
-    from . import native
-    from .propagate import fixpoint
-
-    b = board.copy()
-    b.place(cell, value)
-    prog = native.program(plain)
-    pending = list(kept)
-    while True:
-        bad = prog.closure(b) if prog is not None else fixpoint(b, plain) is not None
-        if bad or b.contradiction() is not None:
-            return True
-        if targets and all(holds(b, t) for t in targets):
-            return True
-        ready = [s for s in pending if _fits(b, s)]
-        if not ready:
-            return False
-        for s in ready:
-            b.apply(s)
-            pending.remove(s)
-
-
-def short_chain(board: Board, cell: int, value: int, rules: Sequence[Rule],
-                targets: Sequence[Target] = ()) -> tuple[Chain, Conflict | None]:
-    """The chain shown for the branch ``cell <- value`` of a trial on
-    ``board`` whose propagation uses ``rules``: a breadth-first derivation
-    (see :func:`record_rounds`), the shortest chain over the contradictions
-    it reaches; when trials nest, the inner trials the chain uses are then
-    thinned out one by one (each dropped when the others and the plain rules
-    still reach the end) and the chain drawn again with those left."""
-    steps, final = record_rounds(board, cell, value, rules, targets)
-    chain, conflict = _best(board, cell, value, steps, final, targets)
-    inner = [link.step for link in chain.links if link.step.branches]
-    if len(inner) < 2:
-        return chain, conflict
-    plain = [r for r in rules if r.kind != "trial"]
-    want = () if conflict is not None else targets
-    kept = list(inner)
-    for s in reversed(inner):
-        trial = [k for k in kept if k is not s]
-        if _reaches(board, cell, value, plain, trial, want):
-            kept = trial
-    if len(kept) == len(inner):
-        return chain, conflict
-    steps, final = record_rounds(board, cell, value, rules, want, kept)
-    again, k2 = _best(board, cell, value, steps, final, want)
-    if conflict is not None and k2 is None or len(again.links) >= len(chain.links):
-        return chain, conflict
-    return again, k2

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from grader.board import Board
-from grader.chains import Target, holds, short_chain
+from grader.chains import Target, holds
 from grader.geometry import values_of
 from grader.kernel import Kernel
+from grader.nested import short_chain
 from grader.propagate import SINGLES, record_chain
 from grader.rule import Rule
 from grader.steps import Branch, Conflict

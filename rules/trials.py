@@ -229,6 +229,32 @@ class DisjunctiveConstruction(_Trial):
                 dead = sum(1 << i for i, b in enumerate(ends) if b is None)
                 yield self._step(board, kind, where, alts, got, dead, rules)
 
+    def pivots(self, board: Board) -> list[tuple[str, int, tuple[tuple[int, int], ...]]]:
+        """Every pivot of ``board`` in order: (kind, cell or region, alternatives)."""
+        return self._pivots(board)
+
+    def split(self, board: Board, alts: Sequence[tuple[int, int]],
+              ) -> tuple[list[Target], int] | None:
+        """What the pivot ``alts`` proves with the whole propagation (every
+        conclusion at once) and the bitmask of its dead alternatives; None
+        when it proves nothing."""
+        rules = self.context.propagation
+        ends = [after(board, c, v, rules, self.kernel) for c, v in alts]
+        alive = [i for i, b in enumerate(ends) if b is not None]
+        got = conclusions_of(board, alts, [b for b in ends if b is not None], alive)
+        if not alive or not got:
+            return None
+        return got, sum(1 << i for i, b in enumerate(ends) if b is None)
+
+    def step_at(self, board: Board, kind: str, where: int, alts: tuple[tuple[int, int], ...],
+                ) -> Step | None:
+        """The step of the pivot ``alts`` (see :meth:`split`), with every
+        conclusion it proves; None when it proves nothing."""
+        got = self.split(board, alts)
+        if got is None:
+            return None
+        return self._step(board, kind, where, alts, got[0], got[1], self.context.propagation)
+
     def _step(self, board: Board, kind: str, where: int, alts: tuple[tuple[int, int], ...],
               targets: list[Target], dead: int, rules: Sequence[Rule]) -> Step:
         if self.record:

@@ -155,6 +155,80 @@ def test_nested_chains_are_complete(tmp_path: Path) -> None:
         assert inner and all(s.depth == 1 and s.branches[0].chain for s in inner)
 
 
+#: A grid of HardestDatabase110626 (line 165 of ../shared/puzzles/bench-mixed.txt,
+#: rated ER 10.2) that needs trials nested to depth 2 with the default hierarchy.
+NESTED = ".......8...67......8...36.5.4..3..5......4..66....83.4..1.9..2..3...25..9........"
+
+
+def _conclusions(step: Step) -> list[tuple[bool, int, int]]:
+    return ([(True, c, v) for c, v in step.placements]
+            + [(False, c, v) for c, v in step.eliminations])
+
+
+def test_nested_trials_of_a_depth_2_grid_are_sound_complete_and_deterministic() -> None:
+    """Default hierarchy: the outer branches' inner trials (chosen by what the
+    branch must reach) are explained in full, every line sound."""
+    solution = solution_of(NESTED)
+    steps = trial_steps(NESTED)
+    deep = [(board, s) for board, s in steps if s.depth == 2]
+    assert deep
+    for board, step in steps:
+        check_trial(board, step, solution, True)
+    inner = [link.step for _, s in deep for b in s.branches if b.chain is not None
+             for link in b.chain.links if link.step.branches]
+    assert inner and all(s.depth == 1 and all(b.chain for b in s.branches) for s in inner)
+    again = trial_steps(NESTED)
+    assert [[b.chain for b in s.branches] for _, s in steps] == [
+        [b.chain for b in s.branches] for _, s in again]
+
+
+def test_a_nested_branch_is_no_longer_than_its_breadth_first_derivation() -> None:
+    """The chain shown is the shorter of the breadth-first derivation and the
+    goal-directed one, nested lines included; on this grid the goal-directed
+    one wins at least once."""
+    from grader.nested import _drawn, _thin, chain_size
+
+    engine = Engine()
+    shorter = 0
+    for board, step in trial_steps(NESTED, engine):
+        if step.depth != 2:
+            continue
+        rule = next(r for r in engine.rules(2) if r.code == step.rule)
+        rules, targets = rule.context.propagation, _conclusions(step)
+        for b in step.branches:
+            assert b.chain is not None
+            scan = _thin(board, b.cell, b.value, rules, targets,
+                         _drawn(board, b.cell, b.value, rules, targets))
+            assert chain_size(b.chain) <= chain_size(scan[0])
+            shorter += chain_size(b.chain) < chain_size(scan[0])
+    assert shorter
+
+
+def test_goal_trials_need_an_inner_reductio() -> None:
+    from grader.nested import goal_trials
+
+    board, step = trial_steps(NESTED)[0]
+    plain = [r for r in Engine().rules(1) if r.kind != "trial"]
+    b = step.branches[0]
+    assert goal_trials(board, b.cell, b.value, plain, _conclusions(step)) is None
+
+
+@pytest.mark.slow
+def test_python_and_the_accelerator_give_the_same_nested_chains() -> None:
+    if not native.available():
+        pytest.skip("the accelerator is not built")
+    fast = trial_steps(NESTED)
+    native.set_enabled(False)
+    try:
+        pure = trial_steps(NESTED)
+    finally:
+        native.set_enabled(True)
+    assert any(s.depth == 2 for _, s in fast)
+    assert [s for _, s in fast] == [s for _, s in pure]
+    assert [[b.chain for b in s.branches] for _, s in fast] == [
+        [b.chain for b in s.branches] for _, s in pure]
+
+
 def test_the_chain_is_a_part_of_the_trace() -> None:
     """The chain keeps fewer lines than propagation applied, never more."""
     shorter = 0
