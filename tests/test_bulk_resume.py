@@ -13,10 +13,8 @@ from pathlib import Path
 import pytest
 from bulk_helpers import BULK, PUZZLES, first_grids, grade, jsonl, without_seconds
 
-from grader.batch import (
-    ResumeCursor,
-    records,
-)
+from grader.bulk.resume import ResumeCursor
+from grader.bulk.sources import records
 
 MEDIUM = PUZZLES / "se-medium-500.txt"
 

@@ -8,11 +8,8 @@ from pathlib import Path
 import pytest
 from bulk_helpers import BULK, grade, jsonl, without_seconds
 
-from grader.batch import (
-    Where,
-    WhereError,
-    read_output,
-)
+from grader.bulk.resume import read_output
+from grader.bulk.where import Where, WhereError
 
 # -- select and sort --------------------------------------------------------------------
 
