@@ -180,14 +180,15 @@ class _Run:
                                  "(--strict stops at the first rule error)")
         if opts.keep_columns and e.extra and not resumed:
             d = {**d, **extra_columns(e.extra)}
-        try:
-            judged = self.selection.judge(d, e.extra, e.source, resumed)
-        except WhereError as ex:
-            raise GradeUsageError(f"--where: {ex}") from None
-        if judged != KEEP:
-            if judged == DUPLICATE:
-                self.summary.duplicates += 1
-            return
+        if self.selection.filtering:
+            try:
+                judged = self.selection.judge(d, e.extra, e.source, resumed)
+            except WhereError as ex:
+                raise GradeUsageError(f"--where: {ex}") from None
+            if judged != KEEP:
+                if judged == DUPLICATE:
+                    self.summary.duplicates += 1
+                return
         self.summary.selected += 1
         if resumed:
             return  # already in the output

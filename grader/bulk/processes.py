@@ -32,11 +32,11 @@ from .task import Answer, GradeConfig, Task, Worker, special_result, timeout_res
 
 #: A worker sends its answers at once when no grid waits for it, else when a
 #: grid is done and the oldest unsent answer is this old ...
-BATCH_SECONDS = 0.02
+BATCH_SECONDS = 0.05
 #: ... or, while a slow grid is being graded, when it is this old.
 HOLD_SECONDS = 0.2
 #: The parent sends grids to a worker this many at a time (or fewer, when it waits).
-SEND_TASKS = 16
+SEND_TASKS = 32
 #: A worker silent this long past the timeout is stuck where the deadline cannot
 #: reach (one native call): it is killed.
 KILL_GRACE = 1.0
@@ -182,9 +182,13 @@ class ProcessPool:
             self.pending = []
 
     def _dispatch(self) -> None:
-        """Spread what is pending over the workers, the least busy first."""
+        """Spread what is pending over the workers that run low (fewer than
+        :data:`SEND_TASKS` grids queued), the least busy first: the others
+        get it in whole chunks, one pipe message per chunk."""
         while self.pending:
             w = min(self.workers, key=lambda w: len(w.queue))
+            if len(w.queue) >= SEND_TASKS:
+                return
             share = max(1, -(-len(self.pending) // len(self.workers)))
             self._send(w, self.pending[:share])
             del self.pending[:share]

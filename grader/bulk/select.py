@@ -40,12 +40,9 @@ class Selection:
         self.dedupe = dedupe
         self.box = box
         self.seen: set[bytes] = set()
-
-    @property
-    def filtering(self) -> bool:
-        """Whether some result may be left out."""
-        return (self.where is not None or self.dedupe or self.min_level is not None
-                or self.max_level is not None)
+        #: whether some result may be left out
+        self.filtering = (where is not None or dedupe or min_level is not None
+                          or max_level is not None)
 
     def judge(self, d: Result, extra: dict[str, str], source: str, resumed: bool) -> str:
         """KEEP, DROP or DUPLICATE.  A --where that cannot be evaluated on this

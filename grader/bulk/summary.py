@@ -37,25 +37,27 @@ class Summary:
 
     def add(self, d: Result, source: str = "", resumed: bool = False) -> None:
         self.total += 1
+        get = d.get
+        v = get("verdict") or "error"
+        self.verdicts[v] += 1
+        secs = float(get("seconds") or 0.0)
         if resumed:
             self.resumed += 1
-        v = d.get("verdict") or "error"
-        self.verdicts[v] += 1
-        secs = float(d.get("seconds") or 0.0)
-        if not resumed:
+        else:
             self.graded_seconds += secs
         if v == "ok":
-            self.ratings[d.get("rating") or "?"] += 1
-            lvl = d.get("level")
+            self.ratings[get("rating") or "?"] += 1
+            lvl = get("level")
             self.levels[int(lvl) if lvl is not None else -1] += 1
-            self.depths[int(d.get("depth") or 0)] += 1
-            for code, k in (d.get("techniques") or {}).items():
-                self.techniques[code] += 1
-                self.steps[code] += int(k)
+            self.depths[int(get("depth") or 0)] += 1
+            techniques, steps = self.techniques, self.steps
+            for code, k in (get("techniques") or {}).items():
+                techniques[code] += 1
+                steps[code] += int(k)
         else:
             self.bad_count += 1
             if len(self.bad) < self.bad_kept:
-                self.bad.append((source, d.get("line"), int(d["index"]), v, d.get("message")))
+                self.bad.append((source, get("line"), int(d["index"]), v, get("message")))
         slow = self._slow
         if len(slow) < self.slowest_kept or secs >= slow[0][0]:
             item = (secs, -int(d["index"]), d.get("line"), source, d.get("rating") or v)
