@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from bulk_helpers import PUZZLES, grade, jsonl, without_seconds
+from bulk_helpers import PUZZLES, grade, jsonl, run_grade, without_seconds
 
 from grader.bulk.pipeline import run
 from grader.bulk.pool import InlinePool
@@ -26,7 +26,7 @@ MEDIUM = PUZZLES / "se-medium-500.txt"
 
 
 def test_parallel_output_equals_serial(medium60: Path, serial60: list[dict]) -> None:
-    p = grade(str(medium60), "-f", "jsonl", "-j", "2")
+    p = run_grade(medium60, output_format="jsonl", jobs=2)
     assert p.returncode == 0, p.stderr
     rows = jsonl(p.stdout)
     assert [r["index"] for r in rows] == list(range(1, 61))
