@@ -12,6 +12,7 @@ processes       the pool of worker processes
 dask            the pool on a Dask cluster (``--dask``)
 pipeline        the ordered run loop: read, grade, hand back in input order
 resume          reading an output back; ``--resume``'s cursor and settings
+output          the ``--output`` file: lock, columns, resume checks, appending
 where           the ``--where`` language
 select          what is kept and in what order: --where, levels, dedupe, sort, top
 codec           the result model's one codec: JSON Lines and CSV, both ways
