@@ -24,6 +24,7 @@ from ..formats import InputError
 from ..hierarchy import Hierarchy, default_hierarchy
 from .codec import extra_columns, to_model
 from .options import GradeOptions, GradeUsageError, check
+from .output import OutputFile
 from .pipeline import Entry, RunStats, run
 from .pool import InlinePool, Pool, WorkerFailed
 from .progress import Progress
@@ -99,8 +100,6 @@ class _Run:
         self.output: Any = None  # the output file and its lock
 
     def go(self) -> GradeReport:
-        from .output import OutputFile
-
         opts = self.opts
         fields: list[str] | None = None
         if opts.output is not None:
