@@ -106,7 +106,10 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     otherwise worker processes grade (``jobs=0``: all cores; ``time_limit``: the
     seconds per grid before the verdict ``timeout``) and the results come when
     the run is over.  ``InputError`` when a file cannot be read."""
-    from .batch import GradeConfig, InlinePool, ProcessPool, run
+    from .bulk.pipeline import run
+    from .bulk.pool import InlinePool
+    from .bulk.processes import ProcessPool
+    from .bulk.task import GradeConfig
 
     names = [str(sources)] if isinstance(sources, (str, Path)) else [str(s) for s in sources]
     if jobs < 0:
@@ -122,18 +125,18 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     got: list[GradeResult] = []
     pool = ProcessPool(cfg, njobs, time_limit)
     run(recs, pool, lambda e, _resumed: got.append(GradeResult(**(e.result or {}))),
-        with_solution=with_solution, window=getattr(pool, "window", 256))
+        with_solution=with_solution, window=pool.window)
     return iter(got)
 
 
 def _inline(recs: Iterator[Record], pool: Any, cfg: Any) -> Iterator[GradeResult]:
-    from .batch import grade_task, malformed_result, task_of
+    from .bulk.task import malformed_result, task_of
 
     for rec in recs:
         if rec.grid is None:
             yield GradeResult(**malformed_result(rec, cfg.with_solution))
         else:
-            yield GradeResult(**grade_task(pool.grader, cfg, task_of(rec)))
+            yield GradeResult(**pool.worker.grade(task_of(rec)))
 
 
 # --------------------------------------------------------------------------- explain

@@ -17,10 +17,11 @@ class                         also a                   defined in
 ``HierarchyError``            ``ValueError``           :mod:`grader.hierarchy`
 ``PluginError``               ``LookupError``          :mod:`grader.plugins`
 ``EngineError``               ``RuntimeError``         :mod:`grader.engines.base`
-``EngineUnavailable``         ``RuntimeError``         :mod:`grader.batch`
-``WorkerFailed``              ``RuntimeError``         :mod:`grader.batch`
-``ResumeError``               ``ValueError``           :mod:`grader.batch`
-``WhereError``                ``ValueError``           :mod:`grader.batch`
+``EngineUnavailable``         ``RuntimeError``         :mod:`grader.bulk.task`
+``WorkerFailed``              ``RuntimeError``         :mod:`grader.bulk.pool`
+``GradeUsageError``           ``ValueError``           :mod:`grader.bulk.options`
+``ResumeError``               ``ValueError``           :mod:`grader.bulk.resume`
+``WhereError``                ``ValueError``           :mod:`grader.bulk.where`
 ``TargetError``               ``ValueError``           :mod:`grader.generator.targets`
 ``GenerationError``           ``ValueError``           :mod:`grader.generator.search`
 ============================  =======================  ================================
@@ -53,10 +54,11 @@ _HOMES = {
     "HierarchyError": "grader.hierarchy",
     "PluginError": "grader.plugins",
     "EngineError": "grader.engines.base",
-    "EngineUnavailable": "grader.batch",
-    "WorkerFailed": "grader.batch",
-    "ResumeError": "grader.batch",
-    "WhereError": "grader.batch",
+    "EngineUnavailable": "grader.bulk.task",
+    "WorkerFailed": "grader.bulk.pool",
+    "GradeUsageError": "grader.bulk.options",
+    "ResumeError": "grader.bulk.resume",
+    "WhereError": "grader.bulk.where",
     "TargetError": "grader.generator.targets",
     "GenerationError": "grader.generator.search",
 }

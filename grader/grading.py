@@ -86,9 +86,9 @@ class GradeResult(BaseModel):
         return out
 
 
-CONTRACT_FIELDS = ("index", "line", "puzzle", "size", "verdict", "message", "level", "rating",
-                   "score", "depth", "steps", "techniques", "hardest", "se", "se_pattern",
-                   "seconds")
+#: The contract's fields, in order: the model's own (one place to add a field;
+#: :mod:`grader.bulk.codec` reads and writes them by the model's types).
+CONTRACT_FIELDS: tuple[str, ...] = tuple(GradeResult.model_fields)
 
 
 def score_of(steps: list[Step], level: int) -> float:

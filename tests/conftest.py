@@ -223,8 +223,8 @@ def medium60(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def serial60(medium60: Path) -> list[dict]:
     """`grade -j 1` of medium60, the reference for parallel and resumed runs."""
-    from bulk_helpers import grade, jsonl
-    p = grade(str(medium60), "-f", "jsonl", "-j", "1")
+    from bulk_helpers import jsonl, run_grade
+    p = run_grade(medium60, output_format="jsonl", jobs=1)
     assert p.returncode == 0, p.stderr
     return jsonl(p.stdout)
 

@@ -8,17 +8,14 @@ import time
 from pathlib import Path
 
 import pytest
-from bulk_helpers import PUZZLES, grade, jsonl, without_seconds
+from bulk_helpers import PUZZLES, grade, jsonl, run_grade, without_seconds
 
-from grader.batch import (
-    GradeConfig,
-    InlinePool,
-    ProcessPool,
-    Summary,
-    records,
-    run,
-    task_of,
-)
+from grader.bulk.pipeline import run
+from grader.bulk.pool import InlinePool
+from grader.bulk.processes import ProcessPool
+from grader.bulk.sources import records
+from grader.bulk.summary import Summary
+from grader.bulk.task import GradeConfig, task_of
 from grader.hierarchy import default_hierarchy
 
 MEDIUM = PUZZLES / "se-medium-500.txt"
@@ -29,7 +26,7 @@ MEDIUM = PUZZLES / "se-medium-500.txt"
 
 
 def test_parallel_output_equals_serial(medium60: Path, serial60: list[dict]) -> None:
-    p = grade(str(medium60), "-f", "jsonl", "-j", "2")
+    p = run_grade(medium60, output_format="jsonl", jobs=2)
     assert p.returncode == 0, p.stderr
     rows = jsonl(p.stdout)
     assert [r["index"] for r in rows] == list(range(1, 61))
@@ -78,11 +75,11 @@ def test_a_slow_grid_does_not_hold_back_the_results_done_before_it(medium60: Pat
             pool.submit(task_of(rec))
         got: list[dict] = []
         while len(got) < 3:
-            got += pool.wait(block=True)
+            got += [d for d, _ in pool.wait(block=True)]
         assert [r["index"] for r in got] == [1, 2, 3]
         assert pool.outstanding() == 1  # the slow grid is still being graded
         while pool.outstanding():
-            got += pool.wait(block=True)
+            got += [d for d, _ in pool.wait(block=True)]
         assert got[3]["index"] == 4 and got[3]["level"] == 14 and got[3]["depth"] == 2
     finally:
         pool.close(kill=True)

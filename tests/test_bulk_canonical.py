@@ -6,7 +6,7 @@ import itertools
 import random
 
 import pytest
-from bulk_helpers import PUZZLES, grade, jsonl
+from bulk_helpers import PUZZLES, jsonl, run_grade
 
 from grader.canonical import BudgetExceeded, canonical_form, canonical_key, minlex
 from grader.formats import parse_grid_token
@@ -116,7 +116,7 @@ def test_dedupe_on_the_command_line(tmp_path) -> None:
     copies = ["".join(map(str, transform([int(c) for c in t], 3, 3, rng))) for t in base[:3]]
     src = tmp_path / "dups.txt"
     src.write_text("\n".join(base + copies + [base[4]]) + "\n")
-    p = grade(str(src), "-f", "jsonl", "-j", "1", "--dedupe", "--summary")
+    p = run_grade(src, output_format="jsonl", jobs=1, dedupe=True, summary=True)
     rows = jsonl(p.stdout)
     assert [r["index"] for r in rows] == [1, 2, 3, 4, 5, 6]
     assert all(r["canonical"] == canonical_key(r["puzzle"]) for r in rows)
@@ -131,12 +131,12 @@ def test_dedupe_survives_resume(tmp_path) -> None:
     src = tmp_path / "dups.txt"
     src.write_text("\n".join(base + copies) + "\n")
     clean = tmp_path / "clean.jsonl"
-    grade(str(src), "-o", str(clean), "-j", "1", "--dedupe")
+    run_grade(src, output=clean, jobs=1, dedupe=True)
     assert [r["index"] for r in jsonl(clean.read_text())] == list(range(1, 9))
     # a run stopped after 5 results: the classes of grids 1-5 must still be known
     out = tmp_path / "r.jsonl"
     out.write_text("".join(clean.read_text().splitlines(keepends=True)[:5]))
-    p = grade(str(src), "-o", str(out), "-j", "2", "--resume", "--dedupe")
+    p = run_grade(src, output=out, jobs=2, resume=True, dedupe=True)
     assert p.returncode == 0, p.stderr
     assert [r["index"] for r in jsonl(out.read_text())] == list(range(1, 9))
     assert "4 duplicates dropped" in p.stdout

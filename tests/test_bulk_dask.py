@@ -35,17 +35,17 @@ def test_dask_fresh_run_equals_local(tmp_path: Path) -> None:
 
 
 def test_dask_timeout_interrupts_the_grid_in_its_thread() -> None:
-    from grader.batch import GradeConfig
-    from grader.distributed import grade_chunk
+    from grader.bulk.dask import grade_chunk
+    from grader.bulk.task import GradeConfig
     from grader.formats import parse_grid_token
 
     # the hardest grids need trials: a tiny deadline interrupts them inside the worker thread
     hard = parse_grid_token(
         "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..")
     task = (1, 1, 3, 3, hard.values)
-    res = grade_chunk(GradeConfig(), [task], 0.001)
+    res = [d for d, _ in grade_chunk(GradeConfig(), [task], 0.001)]
     assert res[0]["verdict"] == "timeout" and res[0]["index"] == 1
-    res = grade_chunk(GradeConfig(), [task], None)
+    res = [d for d, _ in grade_chunk(GradeConfig(), [task], None)]
     assert res[0]["verdict"] == "ok" and res[0]["level"] >= 13
 
 

@@ -11,12 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from bulk_helpers import BULK, PUZZLES, first_grids, grade, jsonl, without_seconds
+from bulk_helpers import BULK, PUZZLES, first_grids, grade, jsonl, run_grade, without_seconds
 
-from grader.batch import (
-    ResumeCursor,
-    records,
-)
+from grader.bulk.resume import ResumeCursor
+from grader.bulk.sources import records
 
 MEDIUM = PUZZLES / "se-medium-500.txt"
 
@@ -94,25 +92,25 @@ def test_ctrl_c_stops_cleanly_with_the_summary_then_resume(medium300, tmp_path: 
 def test_resume_drops_a_line_cut_short(medium60: Path, serial60: list[dict],
                                       tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    p = grade(str(medium60), "-o", str(out), "-j", "1")
+    p = run_grade(medium60, output=out, jobs=1)
     text = out.read_text().splitlines(keepends=True)
     out.write_text("".join(text[:25]) + text[25][:40])  # a crash while writing line 26
-    p = grade(str(medium60), "-o", str(out), "-j", "2", "--resume")
+    p = run_grade(medium60, output=out, jobs=2, resume=True)
     assert p.returncode == 0, p.stderr
     assert without_seconds(jsonl(out.read_text())) == without_seconds(serial60)
 
 
 def test_resume_refuses_another_input(medium60: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    grade(str(BULK / "mixed.txt"), "-o", str(out))
-    p = grade(str(medium60), "-o", str(out), "--resume")
+    run_grade(BULK / "mixed.txt", output=out)
+    p = run_grade(medium60, output=out, resume=True)
     assert p.returncode == 2
     assert "another input" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_resume_cursor_checks_index_and_puzzle(medium60: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    grade(str(medium60), "-o", str(out), "-j", "1", "--where", "index <= 10 or index == 20")
+    run_grade(medium60, output=out, jobs=1, where="index <= 10 or index == 20")
     cur = ResumeCursor(out)
     assert cur.last == 20 and cur.count == 11
     flags = [cur.skip(r) for r in records([str(medium60)])]

@@ -6,13 +6,10 @@ import csv
 from pathlib import Path
 
 import pytest
-from bulk_helpers import BULK, grade, jsonl, without_seconds
+from bulk_helpers import BULK, jsonl, run_grade, without_seconds
 
-from grader.batch import (
-    Where,
-    WhereError,
-    read_output,
-)
+from grader.bulk.resume import read_output
+from grader.bulk.where import Where, WhereError
 
 # -- select and sort --------------------------------------------------------------------
 
@@ -39,21 +36,20 @@ def test_where_language() -> None:
 
 
 def test_where_min_level_sort_and_top(serial60: list[dict], medium60: Path) -> None:
-    p = grade(str(medium60), "-f", "jsonl", "-j", "1", "--where", 'rating == "medium"',
-              "--min-level", "3")
+    p = run_grade(medium60, output_format="jsonl", jobs=1, where='rating == "medium"', min_level=3)
     want = [r for r in serial60 if r["rating"] == "medium" and r["level"] >= 3]
     assert without_seconds(jsonl(p.stdout)) == without_seconds(want) and want
-    p = grade(str(medium60), "-f", "jsonl", "-j", "1", "--max-level", "2")
+    p = run_grade(medium60, output_format="jsonl", jobs=1, max_level=2)
     assert [r["index"] for r in jsonl(p.stdout)] == [r["index"] for r in serial60
                                                      if r["level"] <= 2]
-    p = grade(str(medium60), "-f", "jsonl", "-j", "1", "--sort", "score", "--top", "5")
+    p = run_grade(medium60, output_format="jsonl", jobs=1, sort="score", top=5)
     best = sorted(serial60, key=lambda r: (-r["score"], r["index"]))[:5]
     assert [r["index"] for r in jsonl(p.stdout)] == [r["index"] for r in best]
 
 
 def test_sort_with_output_sorts_the_file_at_the_end(serial60, medium60, tmp_path) -> None:
     out = tmp_path / "hard.jsonl"
-    p = grade(str(medium60), "-o", str(out), "--sort", "level", "-j", "2")
+    p = run_grade(medium60, output=out, sort="level", jobs=2)
     assert p.returncode == 0, p.stderr
     rows = jsonl(out.read_text())
     assert [r["index"] for r in rows] == [r["index"] for r in sorted(
@@ -61,13 +57,13 @@ def test_sort_with_output_sorts_the_file_at_the_end(serial60, medium60, tmp_path
 
 
 def test_keep_columns_from_csv(tmp_path: Path) -> None:
-    p = grade(str(BULK / "rated.csv"), "-f", "jsonl", "--keep-columns",
-              "--where", "se_rating >= 2.5")
+    p = run_grade(BULK / "rated.csv", output_format="jsonl", keep_columns=True,
+                  where="se_rating >= 2.5")
     rows = jsonl(p.stdout)
     assert len(rows) == 6
     assert rows[0]["id"] == "003edf964711" and rows[0]["se_rating"] == "2.5"
     out = tmp_path / "k.csv"
-    grade(str(BULK / "rated.csv"), "-o", str(out), "--keep-columns")
+    run_grade(BULK / "rated.csv", output=out, keep_columns=True)
     with out.open() as fh:
         header = next(csv.reader(fh))
     assert header[-2:] == ["id", "se_rating"]
@@ -75,7 +71,7 @@ def test_keep_columns_from_csv(tmp_path: Path) -> None:
 
 def test_summary_only_and_plot(medium60: Path, serial60: list[dict], tmp_path: Path) -> None:
     png = tmp_path / "h.png"
-    p = grade(str(medium60), "--summary-only", "--plot", str(png))
+    p = run_grade(medium60, summary_only=True, plot=png)
     assert p.returncode == 0, p.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     s = p.stdout
@@ -90,7 +86,7 @@ def test_summary_only_and_plot(medium60: Path, serial60: list[dict], tmp_path: P
 
 def test_read_output_roundtrips_csv(tmp_path: Path) -> None:
     out = tmp_path / "m.csv"
-    grade(str(BULK / "mixed.txt"), "-o", str(out))
+    run_grade(BULK / "mixed.txt", output=out)
     rows = list(read_output(out))
     assert [r["verdict"] for r in rows][:3] == ["ok", "malformed", "contradiction"]
     assert isinstance(rows[0]["techniques"], dict) and rows[0]["level"] >= 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from bulk_helpers import BULK, PUZZLES, grade, jsonl
+from bulk_helpers import BULK, PUZZLES, grade, jsonl, run_grade
 
 from grader.grading import CONTRACT_FIELDS
 
@@ -20,7 +20,7 @@ def test_one_grid_gives_a_panel_and_exit_0() -> None:
 
 
 def test_jsonl_contract_fields_and_order() -> None:
-    p = grade(str(PUZZLES / "book-calibration.txt"), "-f", "jsonl", "-j", "2")
+    p = run_grade(PUZZLES / "book-calibration.txt", output_format="jsonl", jobs=2)
     assert p.returncode == 0, p.stderr
     rows = jsonl(p.stdout)
     assert len(rows) == 31
@@ -37,7 +37,7 @@ def test_jsonl_contract_fields_and_order() -> None:
 
 
 def test_mixed_collection_reports_every_bad_grid_with_its_line() -> None:
-    p = grade(str(BULK / "mixed.txt"), "-f", "jsonl", "-j", "2")
+    p = run_grade(BULK / "mixed.txt", output_format="jsonl", jobs=2)
     assert p.returncode == 1  # some grids are not ok
     rows = jsonl(p.stdout)
     got = [(r["line"], r["verdict"]) for r in rows]
@@ -56,7 +56,7 @@ def test_mixed_collection_reports_every_bad_grid_with_its_line() -> None:
 
 def test_summary_names_each_bad_grid_with_file_and_line(tmp_path) -> None:
     out = tmp_path / "r.jsonl"
-    p = grade(str(BULK / "mixed.txt"), "-o", str(out), "-j", "2")
+    p = run_grade(BULK / "mixed.txt", output=out, jobs=2)
     assert p.returncode == 1, p.stderr
     s = p.stdout
     assert "8 grids" in s
@@ -69,8 +69,8 @@ def test_summary_names_each_bad_grid_with_file_and_line(tmp_path) -> None:
 
 
 def test_csv_output_matches_jsonl() -> None:
-    pj = grade(str(BULK / "mixed.txt"), "-f", "jsonl", "-j", "1")
-    pc = grade(str(BULK / "mixed.txt"), "-f", "csv", "-j", "1")
+    pj = run_grade(BULK / "mixed.txt", output_format="jsonl", jobs=1)
+    pc = run_grade(BULK / "mixed.txt", output_format="csv", jobs=1)
     rows = list(csv.DictReader(io.StringIO(pc.stdout)))
     assert list(rows[0]) == list(CONTRACT_FIELDS)
     for r, j in zip(rows, jsonl(pj.stdout), strict=True):
@@ -109,10 +109,10 @@ def test_output_refuses_to_clobber(tmp_path) -> None:
 
 
 def test_check_engine_gives_the_same_verdicts() -> None:
-    base = jsonl(grade(str(BULK / "mixed.txt"), "-f", "jsonl", "-j", "1").stdout)
-    p = grade(str(BULK / "mixed.txt"), "-f", "jsonl", "-j", "2", "--check-engine", "csp")
+    base = jsonl(run_grade(BULK / "mixed.txt", output_format="jsonl", jobs=1).stdout)
+    p = run_grade(BULK / "mixed.txt", output_format="jsonl", jobs=2, check_engine="csp")
     assert p.returncode == 1, p.stderr
     got = jsonl(p.stdout)
     assert [(r["verdict"], r["level"]) for r in got] == [(r["verdict"], r["level"]) for r in base]
-    p = grade(EASY, "--check-engine", "no-such-engine")
+    p = run_grade(EASY, check_engine="no-such-engine")
     assert p.returncode == 2 and "unknown engine" in p.stderr

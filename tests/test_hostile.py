@@ -19,15 +19,11 @@ import pytest
 from bulk_helpers import grade, jsonl
 from conftest import PUZZLES
 
-from grader.batch import (
-    SETTING_LABELS,
-    GradeConfig,
-    InlinePool,
-    Where,
-    WhereError,
-    resume_settings,
-    run,
-)
+from grader.bulk.pipeline import run
+from grader.bulk.pool import InlinePool
+from grader.bulk.resume import SETTING_LABELS, resume_settings
+from grader.bulk.task import GradeConfig
+from grader.bulk.where import Where, WhereError
 from grader.files import (
     OutputError,
     OutputLock,
@@ -431,7 +427,7 @@ def test_16_plot_file_name_is_checked_before_the_run(tmp_path: Path) -> None:
 ])
 def test_resume_on_a_file_that_is_not_an_output_is_refused(tmp_path: Path, name: str,
                                                            content: str | None) -> None:
-    from grader.batch import ResumeCursor, ResumeError
+    from grader.bulk.resume import ResumeCursor, ResumeError
 
     out = tmp_path / name
     if content is None:

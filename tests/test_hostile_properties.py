@@ -13,7 +13,7 @@ from conftest import DATA, PUZZLES
 from hypothesis import given
 from hypothesis import strategies as st
 
-from grader.batch import Where, WhereError
+from grader.bulk.where import Where, WhereError
 from grader.formats import (
     BINARY_SNIFF_BYTES,
     InputError,

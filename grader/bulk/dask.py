@@ -1,67 +1,47 @@
-"""Grading on a Dask distributed cluster (``grade --dask ADDRESS``).
+"""The pool on a Dask distributed cluster (``grade --dask ADDRESS``).
 
-:class:`DaskPool` is a pool for :func:`grader.batch.run` like the local
-ones: grids go to the cluster in chunks (a task per grid would cost more in
-scheduling than in grading), results come back in any order and the run puts
-them back in input order, so the output, the summary and ``--resume`` are
-exactly those of a local run.  Every Dask worker builds one grader per
-configuration and keeps it.
+:class:`DaskPool` answers the :class:`~grader.bulk.pool.Pool` protocol like the
+local pools: grids go to the cluster in chunks (a task per grid would cost
+more in scheduling than in grading), answers come back in any order and the
+run puts them back in input order, so the output, the summary and
+``--resume`` are exactly those of a local run.  Every Dask worker thread
+keeps one :class:`~grader.bulk.task.Worker` per configuration.
 
 ``--dask local`` starts a :class:`distributed.LocalCluster` of ``--jobs``
 single-threaded worker processes on this machine; any other address is an
 existing scheduler (``tcp://host:8786``), whose workers need sudoku-grader
-installed.
-
-``--timeout`` on a cluster: Dask runs tasks in worker threads, which cannot be
-killed, so a grid past its time is interrupted inside its thread (an
-exception raised between two Python bytecodes, see
-:func:`grader.batch.call_with_deadline`) and gets the verdict ``timeout``.
+installed.  ``--time-limit`` on a cluster is the deadline of
+:mod:`grader.bulk.task`, as everywhere.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from typing import Any
 
-from .batch import (
-    GradeConfig,
-    Grader,
-    GridTimeout,
-    Result,
-    Task,
-    call_with_deadline,
-    grade_task,
-    make_grader,
-    special_result,
-)
+from .pool import WINDOW
+from .task import Answer, GradeConfig, Task, Worker, special_result
 
-_GRADERS: dict[str, Grader] = {}
+_LOCAL = threading.local()  # a Dask worker thread's Workers, by configuration
 
 
-def grade_chunk(cfg: GradeConfig, tasks: list[Task], timeout: float | None) -> list[Result]:
-    """Grade a chunk of tasks on a Dask worker (one grader per configuration)."""
-    key = repr(cfg)
-    grader = _GRADERS.get(key)
-    if grader is None:
-        grader = _GRADERS[key] = make_grader(cfg)
-    out = []
-    for task in tasks:
-
-        def one(t: Task = task, g: Grader = grader) -> Result:
-            return grade_task(g, cfg, t)
-
-        try:
-            d = call_with_deadline(one, timeout)
-        except GridTimeout:
-            d = special_result(task, "timeout", f"not graded within {timeout:g} s",
-                               float(timeout or 0), cfg.with_solution)
-        out.append(d)
-    return out
+def grade_chunk(cfg: GradeConfig, tasks: list[Task], timeout: float | None) -> list[Answer]:
+    """Grade a chunk of tasks on a Dask worker thread."""
+    workers: dict[str, Worker] = getattr(_LOCAL, "workers", None) or {}
+    _LOCAL.workers = workers
+    key = repr((cfg, timeout))
+    worker = workers.get(key)
+    if worker is None:
+        worker = workers[key] = Worker(cfg, timeout)
+    return [worker.answer(task) for task in tasks]
 
 
 class DaskPool:
     """Grades on a Dask cluster, ``chunk`` grids per task."""
+
+    replaced = 0
 
     def __init__(self, cfg: GradeConfig, address: str, jobs: int = 1,
                  timeout: float | None = None, chunk: int = 16) -> None:
@@ -83,7 +63,7 @@ class DaskPool:
         threads = sum(self.client.nthreads().values()) or jobs
         self.jobs = threads
         self.capacity = max(4 * chunk, 3 * threads * chunk)
-        self.window = max(256, 2 * self.capacity)
+        self.window = max(WINDOW, 2 * self.capacity)
         self._pending: list[Task] = []
         self._futures: dict[Any, list[Task]] = {}
         self._done = as_completed()
@@ -109,24 +89,25 @@ class DaskPool:
         self._futures[fut] = tasks
         self._done.add(fut)
 
-    def _results(self, fut: Any, tasks: list[Task]) -> Iterator[Result]:
+    def _answers(self, fut: Any, tasks: list[Task]) -> Iterator[Answer]:
         try:
             yield from fut.result()
         except Exception as e:  # noqa: BLE001 - a lost worker: every grid of the chunk
             for task in tasks:
                 yield special_result(task, "error", f"the Dask task failed: "
-                                     f"{type(e).__name__}: {e}", 0.0, self.cfg.with_solution)
+                                     f"{type(e).__name__}: {e}", 0.0,
+                                     self.cfg.with_solution), None
 
-    def wait(self, block: bool = True) -> list[Result]:
+    def wait(self, block: bool = True) -> list[Answer]:
         self._flush()
         if not self._futures:
             return []
         batch = self._done.next_batch(block=block)
-        out: list[Result] = []
+        out: list[Answer] = []
         for fut in batch:
             tasks = self._futures.pop(fut)
             self._count -= len(tasks)
-            out.extend(self._results(fut, tasks))
+            out.extend(self._answers(fut, tasks))
         return out
 
     def close(self, kill: bool = False) -> None:

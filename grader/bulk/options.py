@@ -1,0 +1,182 @@
+"""Everything ``grade`` is asked, typed (:class:`GradeOptions`), and the checks
+made before any work (:func:`check`): options that do not go together,
+outputs that exist, a ``--where`` that does not parse, missing extras.
+
+Every refusal is a :class:`GradeUsageError` whose message is the one the command
+prints (exit status 2).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import GraderError
+from ..hierarchy import Hierarchy
+from .where import Where, WhereError
+
+#: Output formats of ``--format`` (table: a panel for one grid).
+OUTPUT_FORMATS = ("table", "jsonl", "csv")
+
+
+class GradeUsageError(GraderError, ValueError):
+    """A request ``grade`` refuses (the command exits with ``code``, 2)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class GradeOptions:
+    """``grade FILE ...``'s options, parsed (names as on the command line)."""
+
+    inputs: Sequence[str] = ()
+    output_format: str | None = None  # --format: table, jsonl, csv (None: by the output)
+    input_format: str = "auto"
+    box: str | None = None
+    hierarchy: Hierarchy | None = None  # --hierarchy, --propagation: the table, loaded
+    strict: bool = False
+    column: str | None = None
+    with_solution: bool = False
+    check: bool = False
+    check_engine: str | None = None
+    jobs: int = 0  # 0: one per core
+    time_limit: float | None = None
+    output: Path | None = None
+    resume: bool = False
+    overwrite: bool = False
+    summary_only: bool = False
+    summary: bool | None = None
+    plot: Path | None = None
+    progress: bool | None = None
+    where: str | None = None
+    min_level: int | None = None
+    max_level: int | None = None
+    sort: str | None = None
+    top: int | None = None
+    dedupe: bool = False
+    keep_columns: bool = False
+    dask: str | None = None
+    quiet: bool = False
+
+    @property
+    def njobs(self) -> int:
+        return self.jobs or os.cpu_count() or 1
+
+    @property
+    def stdout_is_data(self) -> bool:
+        """JSON Lines or CSV results on standard output."""
+        return (self.output is None and not self.summary_only
+                and self.output_format in ("jsonl", "csv"))
+
+
+def check(opts: GradeOptions) -> tuple[tuple[int, int] | None, Where | None]:
+    """Refuse what cannot be done, before any work; the parsed ``--box`` and
+    ``--where``."""
+    from ..geometry import parse_box
+    from .select import SORT_KEYS
+
+    if not opts.inputs:
+        raise GradeUsageError("missing FILE|GRID|-: name a file of grids, '-' for standard input, "
+                         "or a grid")
+    _check_plugins(opts.hierarchy)
+    try:
+        box = parse_box(opts.box) if opts.box is not None else None
+    except ValueError as e:
+        raise GradeUsageError(str(e)) from None
+    if opts.jobs < 0:
+        raise GradeUsageError(f"--jobs {opts.jobs}: give a number of processes, or 0 for all cores")
+    if opts.output_format is not None and opts.output_format not in OUTPUT_FORMATS:
+        raise GradeUsageError(f"--format {opts.output_format!r}: choose from "
+                         f"{', '.join(OUTPUT_FORMATS)}")
+    if opts.quiet and opts.progress:
+        raise GradeUsageError("--quiet and --progress contradict each other")
+    _check_output(opts)
+    if opts.sort is not None and opts.sort not in SORT_KEYS:
+        raise GradeUsageError(f"--sort {opts.sort!r}: choose from {', '.join(SORT_KEYS)}")
+    if opts.top is not None and opts.sort is None:
+        raise GradeUsageError("--top needs --sort")
+    if opts.min_level is not None and opts.max_level is not None \
+            and opts.min_level > opts.max_level:
+        raise GradeUsageError(f"--min-level {opts.min_level} is above --max-level {opts.max_level}")
+    where: Where | None = None
+    if opts.where is not None:
+        try:
+            where = Where(opts.where)
+        except WhereError as e:
+            raise GradeUsageError(f"--where: {e}") from None
+    _check_extras(opts)
+    _check_files(opts)
+    return box, where
+
+
+def _check_plugins(h: Hierarchy | None) -> None:
+    """A hierarchy that names a missing plugin fails early, with a clear message."""
+    if h is None:
+        return
+    from ..plugins import PluginError, rule_class
+
+    for spec in h.rules:
+        try:
+            rule_class(spec.plugin)
+        except PluginError as e:
+            raise GradeUsageError(f"rule {spec.code!r}: {e}") from None
+
+
+def _check_output(opts: GradeOptions) -> None:
+    output = opts.output
+    if opts.resume and output is None:
+        raise GradeUsageError("--resume continues an --output file: name it with --output FILE")
+    if output is not None:
+        if output.suffix.lower() not in (".jsonl", ".csv"):
+            raise GradeUsageError(f"--output {output}: the name must end in .jsonl or .csv")
+        if output.is_dir():
+            raise GradeUsageError(f"--output {output}: is a directory")
+        if output.exists() and output.stat().st_size > 0 and not (opts.overwrite or opts.resume):
+            raise GradeUsageError(f"--output {output} exists: --resume continues it, "
+                             f"--overwrite replaces it")
+    if opts.resume and opts.overwrite:
+        raise GradeUsageError("--resume and --overwrite contradict each other")
+
+
+def _check_extras(opts: GradeOptions) -> None:
+    """--plot, --check-engine and --dask need what may not be installed."""
+    from ..files import plot_path_problem
+    from .task import EngineUnavailable, engine_solver
+
+    if opts.plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise GradeUsageError("--plot needs matplotlib: pip install 'sudoku-grader[plot]'") \
+                from None
+        problem = plot_path_problem(opts.plot)
+        if problem:
+            raise GradeUsageError(f"--plot {opts.plot}: {problem}")
+    if opts.check_engine is not None:
+        try:
+            engine_solver(opts.check_engine)
+        except EngineUnavailable as e:
+            raise GradeUsageError(f"--check-engine: {e}") from None
+    if opts.dask is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise GradeUsageError("--dask needs dask.distributed: pip install "
+                             "'sudoku-grader[dask]'") from None
+
+
+def _check_files(opts: GradeOptions) -> None:
+    """Every input readable, no output that is an input: before any work."""
+    from ..files import OutputError, check_output_not_input
+    from ..formats import InputError, check_sources
+
+    try:
+        check_sources(list(opts.inputs))
+        check_output_not_input(list(opts.inputs), [opts.output, opts.plot],
+                               stdout_is_output=True)
+    except (InputError, OutputError) as e:
+        raise GradeUsageError(str(e)) from None

@@ -1,0 +1,83 @@
+"""``--output FILE``: its lock, its columns, ``--resume``'s checks, and opening
+it afresh or for appending (with the run's settings recorded beside it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..files import OutputError, OutputLock, read_settings, settings_differences, write_settings
+from ..hierarchy import Hierarchy
+from .codec import extra_columns, output_fields
+from .options import GradeOptions, GradeUsageError
+from .resume import SETTING_LABELS, ResumeCursor, ResumeError, resume_settings
+from .select import existing_csv_header
+from .sinks import ResultWriter
+from .sources import Head
+
+
+class OutputFile:
+    """The output of a run: locked while the run writes it (a second run on the
+    same file refuses at once), checked against an earlier run when resumed."""
+
+    def __init__(self, opts: GradeOptions, h: Hierarchy, head: Head) -> None:
+        assert opts.output is not None
+        self.opts = opts
+        self.path = path = opts.output
+        self.settings = resume_settings(opts.inputs, opts.input_format, opts.box, opts.column,
+                                        h, opts.with_solution, opts.dedupe, opts.keep_columns,
+                                        opts.where, opts.min_level, opts.max_level)
+        first = head.records[0]
+        first_extra = extra_columns(first.extra) if opts.keep_columns else {}
+        self.is_csv = path.suffix.lower() == ".csv"
+        self.fields = output_fields(opts.with_solution, first_extra, opts.dedupe)
+        self.fresh = not (opts.resume and path.exists() and path.stat().st_size > 0)
+        self.cursor: ResumeCursor | None = None
+        self.fh: Any = None
+        try:
+            self.lock: OutputLock | None = OutputLock(path).acquire()
+        except OutputError as e:
+            raise GradeUsageError(str(e)) from None
+        try:
+            if not self.fresh:
+                self._check_resume()
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_resume(self) -> None:
+        path = self.path
+        diffs = settings_differences(path, self.settings, SETTING_LABELS)
+        if diffs:
+            raise GradeUsageError(f"--resume: {path} was written with other settings "
+                             f"({'; '.join(diffs)}): use the same settings, or --overwrite "
+                             f"to start afresh")
+        if self.is_csv:
+            have = existing_csv_header(path)
+            if have != self.fields:
+                raise GradeUsageError(f"--resume: {path} has the columns {', '.join(have or [])}, "
+                                 f"but this run writes {', '.join(self.fields)}: use the same "
+                                 f"options")
+        try:
+            self.cursor = ResumeCursor(path)
+        except ResumeError as e:
+            raise GradeUsageError(f"--resume: {e}") from None
+
+    def open(self) -> ResultWriter:
+        """The writer of the results, the settings written beside the file."""
+        path = self.path
+        try:
+            self.fh = path.open("w" if self.fresh else "a", encoding="utf-8", newline="")
+            if self.fresh or read_settings(path) is None:
+                write_settings(path, self.settings)
+        except OSError as e:
+            raise GradeUsageError(f"--output {path}: cannot write: {e.strerror or e}") from None
+        return ResultWriter(self.fh, "csv" if self.is_csv else "jsonl", self.fields,
+                            header=self.fresh)
+
+    def close(self) -> None:
+        if self.fh is not None:
+            self.fh.close()
+            self.fh = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None

@@ -1,0 +1,63 @@
+"""Where kept results go: an output file or standard output (JSON Lines or
+CSV, through the one codec), or a table on the terminal."""
+
+from __future__ import annotations
+
+from typing import Any, TextIO
+
+from ..hierarchy import Hierarchy
+from .codec import Encoder, Result, to_model
+from .tables import TABLE_PAGE, render_panel, results_table
+
+
+class ResultWriter:
+    """Writes results as JSON Lines or CSV to a stream.  A result's line comes
+    encoded from its worker when it can (``text``); the CSV header goes before
+    the first row (``header``: False when appending).  The run flushes the
+    stream after each round of results."""
+
+    def __init__(self, stream: TextIO | Any, fmt: str, fields: list[str] | None = None,
+                 header: bool = True) -> None:
+        self.stream = stream
+        self.fmt = fmt
+        self.encoder = Encoder(fmt, fields)
+        self.header = header and fmt == "csv"
+
+    def write(self, d: Result, text: str | None = None) -> None:
+        if self.header:
+            self.header = False
+            self.stream.write(self.encoder.header(d))
+        self.stream.write(text if text is not None else self.encoder.encode(d))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+class TableSink:
+    """Results as a table on a console: in pages of :data:`TABLE_PAGE` rows as
+    they come, the rest at the end (one grid alone: its panel)."""
+
+    def __init__(self, console: Any, hierarchy: Hierarchy) -> None:
+        self.console = console
+        self.hierarchy = hierarchy
+        self.rows: list[Any] = []
+        self.paged = False
+
+    def write(self, d: Result, text: str | None = None) -> None:
+        self.rows.append(to_model(d))
+        if len(self.rows) >= TABLE_PAGE:
+            self.console.print(results_table(self.rows, None, self.console.width))
+            self.rows.clear()
+            self.paged = True
+
+    def flush(self) -> None:
+        pass
+
+    def finish(self, panel: bool, source: str | None) -> None:
+        """Print what is left; ``panel``: one grid alone is shown as a panel."""
+        if len(self.rows) == 1 and panel:
+            self.console.print(render_panel(self.rows[0], self.hierarchy, source))
+        elif self.rows:
+            self.console.print(results_table(
+                self.rows, None if self.paged else f"{len(self.rows)} grids",
+                self.console.width))
