@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ..orphans import exit_with_parent
 from .pool import WINDOW, WorkerFailed
 from .task import Answer, GradeConfig, Task, Worker, special_result, timeout_result
 
@@ -99,6 +100,7 @@ class _Outbox:
 def _worker_main(conn: Connection, cfg: GradeConfig, timeout: float | None) -> None:
     """A worker process: one :class:`Worker`, one grid at a time, until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
+    exit_with_parent()  # a killed parent ends its workers, even one busy on a slow grid
     try:
         worker = Worker(cfg, timeout)
     except Exception as e:  # noqa: BLE001

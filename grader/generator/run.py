@@ -16,6 +16,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Any
 
+from ..orphans import exit_with_parent
 from .climb import QUOTA, Climber, Counters, climbs
 from .diverse import NearIndex, bundled
 from .search import Generated, GenerationError, Generator, Settings, task_rng
@@ -50,6 +51,7 @@ _COUNTERS: Any = None
 
 def _init_worker(settings: Settings, shared: Any = None) -> None:
     global _WORKER, _COUNTERS
+    exit_with_parent()
     _WORKER = Generator(settings)
     _COUNTERS = shared
 

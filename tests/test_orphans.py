@@ -1,0 +1,48 @@
+"""A killed command leaves no worker behind (grader.orphans)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+psutil = pytest.importorskip("psutil")
+
+
+def _children(pid: int, want: int, wait: float = 30.0) -> list:
+    """The worker processes of ``pid`` once ``want`` of them run."""
+    proc = psutil.Process(pid)
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        kids = [k for k in proc.children(recursive=True)
+                if "resource_tracker" not in " ".join(k.cmdline())]
+        if len(kids) >= want:
+            return kids
+        time.sleep(0.2)
+    raise AssertionError(f"{want} workers did not start")
+
+
+def test_generate_workers_end_when_the_command_is_killed(tmp_path) -> None:
+    # A long hard search on two workers; the parent is killed with SIGKILL,
+    # which it cannot catch: the workers notice and end within seconds.
+    cmd = [sys.executable, "-m", "grader", "generate", "--level", "14", "-n", "40",
+           "-j", "2", "-q", "--seed", "3", "--timeout", "120", "-o", str(tmp_path / "g.txt")]
+    parent = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids: list = []
+    try:
+        kids = _children(parent.pid, 2)
+        time.sleep(1.0)
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=10)
+        gone, alive = psutil.wait_procs(kids, timeout=10)
+        assert not alive, f"workers still running after their parent was killed: {alive}"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for k in kids:
+            if k.is_running():
+                k.kill()
