@@ -215,18 +215,8 @@ def test_goal_trials_need_an_inner_reductio() -> None:
 
 @pytest.mark.slow
 def test_python_and_the_accelerator_give_the_same_nested_chains() -> None:
-    if not native.available():
-        pytest.skip("the accelerator is not built")
-    fast = trial_steps(NESTED)
-    native.set_enabled(False)
-    try:
-        pure = trial_steps(NESTED)
-    finally:
-        native.set_enabled(True)
+    fast = _same_in_both_kernels(NESTED)
     assert any(s.depth == 2 for _, s in fast)
-    assert [s for _, s in fast] == [s for _, s in pure]
-    assert [[b.chain for b in s.branches] for _, s in fast] == [
-        [b.chain for b in s.branches] for _, s in pure]
 
 
 def test_the_chain_is_a_part_of_the_trace() -> None:
@@ -256,8 +246,9 @@ def test_build_chain_keeps_only_the_ancestors_of_the_end() -> None:
     assert chain.end and all(u <= len(chain.links) for u in chain.end)
 
 
-@pytest.mark.parametrize("puzzle", GRIDS[:3])
-def test_python_and_the_accelerator_give_the_same_chains(puzzle: str) -> None:
+def _same_in_both_kernels(puzzle: str) -> list:
+    """The trial steps of ``puzzle`` with the accelerator, after checking that
+    pure Python gives the same steps and chains."""
     if not native.available():
         pytest.skip("the accelerator is not built")
     fast = trial_steps(puzzle)
@@ -269,6 +260,12 @@ def test_python_and_the_accelerator_give_the_same_chains(puzzle: str) -> None:
     assert [s for _, s in fast] == [s for _, s in pure]
     assert [[b.chain for b in s.branches] for _, s in fast] == [
         [b.chain for b in s.branches] for _, s in pure]
+    return fast
+
+
+@pytest.mark.parametrize("puzzle", GRIDS[:3])
+def test_python_and_the_accelerator_give_the_same_chains(puzzle: str) -> None:
+    _same_in_both_kernels(puzzle)
 
 
 def test_chains_are_deterministic() -> None:
