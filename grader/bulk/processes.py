@@ -25,11 +25,10 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, Protocol
 
 from ..orphans import exit_with_parent
 from .pool import WINDOW, WorkerFailed
-from .task import Answer, GradeConfig, Task, Worker, special_result, timeout_result
 
 #: A worker sends its answers at once when no grid waits for it, else when a
 #: grid is done and the oldest unsent answer is this old ...
@@ -41,6 +40,25 @@ SEND_TASKS = 32
 #: A worker silent this long past the timeout is stuck where the deadline cannot
 #: reach (one native call): it is killed.
 KILL_GRACE = 1.0
+
+
+class Job(Protocol):
+    """What the workers of a :class:`ProcessPool` do (picklable: it travels to
+    each worker).  :class:`~grader.bulk.task.GradeConfig` grades grids;
+    :class:`grader.generator.run.GenerateJob` makes grids.
+
+    ``preload``: modules the fork server imports once for every worker.
+    ``start(timeout)``, in a worker: the object whose ``answer(task)`` answers
+    each task.  ``failed(task, verdict, message, seconds)``, in the parent: the
+    answer of a task whose worker died (verdict ``error``) or stayed silent
+    past the time limit (``timeout``)."""
+
+    @property
+    def preload(self) -> tuple[str, ...]: ...
+
+    def start(self, timeout: float | None) -> Any: ...
+
+    def failed(self, task: Any, verdict: str, message: str, seconds: float) -> Any: ...
 
 
 class _Outbox:
@@ -56,14 +74,14 @@ class _Outbox:
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.lock = threading.Lock()
-        self.pending: list[Answer] = []
+        self.pending: list[Any] = []
         self.since = 0.0
         self.busy = threading.Event()  # set while answers are pending
         self.closed = False
         self.thread = threading.Thread(target=self._timer, name="outbox", daemon=True)
         self.thread.start()
 
-    def add(self, answer: Answer, now: bool) -> None:
+    def add(self, answer: Any, now: bool) -> None:
         """Queue ``answer``; send everything pending if ``now`` or it is due."""
         with self.lock:
             if not self.pending:
@@ -97,12 +115,13 @@ class _Outbox:
         self.busy.set()
 
 
-def _worker_main(conn: Connection, cfg: GradeConfig, timeout: float | None) -> None:
-    """A worker process: one :class:`Worker`, one grid at a time, until told to stop."""
+def _worker_main(conn: Connection, job: Job, timeout: float | None,
+                 lifeline: Connection) -> None:
+    """A worker process: one worker of ``job``, one task at a time, until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
-    exit_with_parent()  # a killed parent ends its workers, even one busy on a slow grid
+    exit_with_parent(lifeline)  # a killed command ends its workers, even one busy
     try:
-        worker = Worker(cfg, timeout)
+        worker = job.start(timeout)
     except Exception as e:  # noqa: BLE001
         with contextlib.suppress(OSError):
             conn.send(("fatal", f"{type(e).__name__}: {e}"))
@@ -128,27 +147,32 @@ def _worker_main(conn: Connection, cfg: GradeConfig, timeout: float | None) -> N
 class _Proc:
     proc: Any
     conn: Connection
-    queue: deque[Task] = field(default_factory=deque)
+    queue: deque[Any] = field(default_factory=deque)
     last: float = 0.0  # when it last answered (or was handed work while idle)
     answered: bool = False
     ready: bool = False
 
 
 class ProcessPool:
-    """``jobs`` worker processes, each with ``depth`` grids queued at most."""
+    """``jobs`` worker processes doing ``job`` (grading grids unless said),
+    each with ``depth`` tasks queued at most.  The one pool of worker
+    processes: ``grade`` and ``generate`` both run on it."""
 
-    def __init__(self, cfg: GradeConfig, jobs: int, timeout: float | None = None,
-                 depth: int | None = None) -> None:
-        self.cfg = cfg
+    def __init__(self, job: Job, jobs: int, timeout: float | None = None,
+                 depth: int | None = None, name: str = "grade-worker") -> None:
+        self.job = job
+        self.name = name
         self.timeout = timeout
         self.depth = depth if depth is not None else 4 * SEND_TASKS
         methods = mp.get_all_start_methods()
         self.ctx: Any = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
         if "forkserver" in methods:
-            self.ctx.set_forkserver_preload(["grader.bulk.task", "grader.grading"])
+            self.ctx.set_forkserver_preload(list(job.preload))
         self.selector = selectors.DefaultSelector()
+        # never written to: it closes when this process ends (grader.orphans)
+        self.lifeline, self.lifeline_out = self.ctx.Pipe(duplex=False)
         self.workers: list[_Proc] = []
-        self.pending: list[Task] = []
+        self.pending: list[Any] = []
         self.count = 0  # tasks submitted and not answered
         self.replaced = 0
         self.failures = 0  # deaths in a row of workers that never answered
@@ -159,8 +183,9 @@ class ProcessPool:
 
     def _start(self) -> _Proc:
         parent, child = self.ctx.Pipe()
-        proc = self.ctx.Process(target=_worker_main, args=(child, self.cfg, self.timeout),
-                                daemon=True, name="grade-worker")
+        proc = self.ctx.Process(target=_worker_main,
+                                args=(child, self.job, self.timeout, self.lifeline),
+                                daemon=True, name=self.name)
         proc.start()
         child.close()
         w = _Proc(proc, parent)
@@ -174,7 +199,7 @@ class ProcessPool:
     def outstanding(self) -> int:
         return self.count
 
-    def submit(self, task: Task) -> None:
+    def submit(self, task: Any) -> None:
         """Queue ``task``; it leaves with the next chunk (at the latest when
         :meth:`wait` is called)."""
         self.pending.append(task)
@@ -196,7 +221,7 @@ class ProcessPool:
             del self.pending[:share]
 
     @staticmethod
-    def _send(w: _Proc, tasks: list[Task]) -> None:
+    def _send(w: _Proc, tasks: list[Any]) -> None:
         if not w.queue:
             w.last = time.monotonic()
         w.queue.extend(tasks)
@@ -223,7 +248,7 @@ class ProcessPool:
         if w.queue:
             self._send(fresh, list(w.queue))
 
-    def wait(self, block: bool = True) -> list[Answer]:
+    def wait(self, block: bool = True) -> list[Any]:
         self._dispatch()
         busy = [w for w in self.workers if w.queue]
         if not busy:
@@ -236,12 +261,12 @@ class ProcessPool:
         events = self.selector.select(wait_for)
         readable = {id(key.data) for key, _ in events if key.fileobj is key.data.conn}
         exited = {id(key.data) for key, _ in events if key.fileobj is not key.data.conn}
-        out: list[Answer] = []
+        out: list[Any] = []
         for w in busy:
             self._collect(w, id(w) in readable, id(w) in exited, out)
         return out
 
-    def _collect(self, w: _Proc, readable: bool, exited: bool, out: list[Answer]) -> None:
+    def _collect(self, w: _Proc, readable: bool, exited: bool, out: list[Any]) -> None:
         """What worker ``w`` has to say: answers, its death, or its silence."""
         dead = False
         if readable:
@@ -271,15 +296,15 @@ class ProcessPool:
             w.proc.join(5)
             code = w.proc.exitcode
             how = f"signal {-code}" if code is not None and code < 0 else f"exit {code}"
-            out.append((special_result(task, "error",
-                                       f"the worker process died ({how}) on this grid",
-                                       time.monotonic() - w.last, self.cfg.with_solution), None))
+            message = f"the worker process died ({how}) on this grid"
+            out.append(self.job.failed(task, "error", message, time.monotonic() - w.last))
             self._replace(w, kill=False)
         elif (self.timeout is not None and w.queue and w.ready
               and time.monotonic() - w.last >= self.timeout + KILL_GRACE):
             task = w.queue.popleft()
             self.count -= 1
-            out.append((timeout_result(task, self.timeout, self.cfg.with_solution), None))
+            out.append(self.job.failed(task, "timeout", f"not graded within {self.timeout:g} s",
+                                       self.timeout))
             self._replace(w, kill=True)
 
     def close(self, kill: bool = False) -> None:
@@ -297,3 +322,5 @@ class ProcessPool:
                 w.proc.join(5)
             with contextlib.suppress(OSError):
                 w.conn.close()
+        for end in (self.lifeline, self.lifeline_out):
+            end.close()

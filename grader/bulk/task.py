@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import GraderError
 from ..formats import Grid, Record
@@ -50,6 +50,20 @@ class GradeConfig:
     canonical: bool = False
     encode: str | None = None
     fields: tuple[str, ...] | None = None
+
+    #: What the fork server of a pool of processes imports once (see
+    #: :class:`grader.bulk.processes.Job`).
+    preload: ClassVar[tuple[str, ...]] = ("grader.bulk.task", "grader.grading")
+
+    def start(self, timeout: float | None) -> Worker:
+        """The worker of a process of the pool."""
+        return Worker(self, timeout)
+
+    def failed(self, task: Task, verdict: str, message: str, seconds: float) -> Answer:
+        """The answer of a grid whose worker died or stayed silent."""
+        if verdict == "timeout":
+            return timeout_result(task, seconds, self.with_solution), None
+        return special_result(task, verdict, message, seconds, self.with_solution), None
 
 
 class EngineUnavailable(GraderError, RuntimeError):

@@ -9,14 +9,12 @@ first: ``--jobs 4`` writes exactly what ``--jobs 1`` writes.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from ..orphans import exit_with_parent
+from ..bulk.processes import ProcessPool
 from .climb import QUOTA, Climber, Counters, climbs
 from .diverse import NearIndex, bundled
 from .search import Generated, GenerationError, Generator, Settings, task_rng
@@ -43,22 +41,47 @@ def run_task(generator: Generator, task: Task, deadline: float | None) -> Genera
     return generator.generate(task.target, rng, deadline)
 
 
-_WORKER: Generator | None = None
+@dataclass(frozen=True)
+class GenerateJob:
+    """The job of ``generate``'s worker processes on the one pool of processes
+    (:class:`grader.bulk.processes.ProcessPool`): a task is a grid to make,
+    ``("grid", position, task, deadline)``, or a stream of the hard search,
+    ``("stream", k, target, seed, deadline, quota)``; the answer is
+    ``(position or k, what was made)``.  ``shared``: the hard search's
+    progress counters (a ``multiprocessing`` array) or None."""
+
+    settings: Settings
+    shared: Any = None
+    preload: ClassVar[tuple[str, ...]] = ("grader.generator.run",)
+
+    def start(self, timeout: float | None) -> GenerateWorker:
+        return GenerateWorker(self)
+
+    def failed(self, task: Any, verdict: str, message: str, seconds: float) -> Any:
+        """A worker died: the run stops with the reason (a grid is not lost
+        silently)."""
+        raise GenerationError(f"a generate worker process stopped: {message}")
 
 
-_COUNTERS: Any = None
+class GenerateWorker:
+    """One generator in a worker process."""
+
+    def __init__(self, job: GenerateJob) -> None:
+        self.generator = Generator(job.settings)
+        self.shared = job.shared
+
+    def answer(self, task: tuple[Any, ...]) -> tuple[int, Any]:
+        if task[0] == "grid":
+            _, pos, grid_task, deadline = task
+            return pos, run_task(self.generator, grid_task, deadline)
+        _, k, target, seed, deadline, quota = task
+        climber = Climber(self.generator, target, Counters(self.shared))
+        return k, climber.stream(task_rng(seed, k, target.label + "/stream"), deadline, quota)
 
 
-def _init_worker(settings: Settings, shared: Any = None) -> None:
-    global _WORKER, _COUNTERS
-    exit_with_parent()
-    _WORKER = Generator(settings)
-    _COUNTERS = shared
-
-
-def _work(task: Task, deadline: float | None) -> Generated | None:
-    assert _WORKER is not None
-    return run_task(_WORKER, task, deadline)
+def _pool(settings: Settings, jobs: int, shared: Any = None) -> ProcessPool:
+    """``jobs`` worker processes making grids, one task queued each at most."""
+    return ProcessPool(GenerateJob(settings, shared), jobs, depth=1, name="generate-worker")
 
 
 def run(settings: Settings, tasks: Sequence[Task], jobs: int = 1,
@@ -95,37 +118,31 @@ def run(settings: Settings, tasks: Sequence[Task], jobs: int = 1,
                 on_done(task, made)
             yield task, made
         return
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx,
-                             initializer=_init_worker, initargs=(settings,)) as pool:
-        try:
-            futures: list[Future[Generated | None]] = [
-                pool.submit(_work, task, deadline) for task in tasks]
-            where = {f: i for i, f in enumerate(futures)}
-            done: dict[int, Generated | None] = {}
-            pending = set(futures)
-            nxt = 0
-            while nxt < len(tasks):
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in sorted(finished, key=where.__getitem__):
-                    i = where[f]
-                    done[i] = f.result()
-                    if on_done is not None:
-                        on_done(tasks[i], done[i])
-                while nxt in done:
-                    yield tasks[nxt], done.pop(nxt)
-                    nxt += 1
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    yield from _run_on_pool(_pool(settings, min(jobs, len(tasks))), tasks, deadline, on_done)
 
 
-def _stream(target: Target, seed: int | str, k: int, deadline: float | None,
-            quota: int) -> list[Generated]:
-    """Stream ``k`` of the hard search, in a worker."""
-    assert _WORKER is not None
-    climber = Climber(_WORKER, target, Counters(_COUNTERS))
-    return climber.stream(task_rng(seed, k, target.label + "/stream"), deadline, quota)
+def _run_on_pool(pool: ProcessPool, tasks: Sequence[Task], deadline: float | None,
+                 on_done: Callable[[Task, Generated | None], None] | None,
+                 ) -> Iterator[tuple[Task, Generated | None]]:
+    """The tasks on ``pool``, yielded in task order (the pool is closed at the end)."""
+    todo = iter(enumerate(tasks))
+    done: dict[int, Generated | None] = {}
+    nxt = 0
+    try:
+        while nxt < len(tasks):
+            for pos, task in itertools.islice(todo, max(0, pool.free())):
+                pool.submit(("grid", pos, task, deadline))
+            for pos, made in pool.wait():
+                done[pos] = made
+                if on_done is not None:
+                    on_done(tasks[pos], made)
+            while nxt in done:
+                yield tasks[nxt], done.pop(nxt)
+                nxt += 1
+    except BaseException:
+        pool.close(kill=True)
+        raise
+    pool.close()
 
 
 def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jobs: int = 1,
@@ -168,22 +185,18 @@ def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jo
             yield from take(climber.stream(rng, deadline, quota))
             if kept >= count or late():
                 return
-    shared = counters.shared if counters is not None else None
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_worker,
-                             initargs=(settings, shared)) as pool:
-        try:
-            ahead: dict[int, Future[list[Generated]]] = {}
-            nxt = 1
-            for k in itertools.count(1):
-                while len(ahead) < jobs:
-                    ahead[nxt] = pool.submit(_stream, target, seed, nxt, deadline, quota)
-                    nxt += 1
-                yield from take(ahead.pop(k).result())
-                if kept >= count or late():
-                    break
-        finally:
-            # the streams computed ahead are not needed: stop them now
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                proc.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
+    pool = _pool(settings, jobs, counters.shared if counters is not None else None)
+    try:
+        ahead: dict[int, list[Generated]] = {}
+        nxt = 1
+        for k in itertools.count(1):
+            while pool.free() > 0:
+                pool.submit(("stream", nxt, target, seed, deadline, quota))
+                nxt += 1
+            while k not in ahead:
+                ahead.update(pool.wait())
+            yield from take(ahead.pop(k))
+            if kept >= count or late():
+                break
+    finally:
+        pool.close(kill=True)  # the streams computed ahead are not needed: stop them now
