@@ -46,3 +46,29 @@ def test_generate_workers_end_when_the_command_is_killed(tmp_path) -> None:
         for k in kids:
             if k.is_running():
                 k.kill()
+
+
+def test_generate_stopped_with_sigterm_says_interrupted(tmp_path) -> None:
+    # SIGTERM (kill, a scheduler's stop) is Ctrl-C: the run says so, exits
+    # 130, and neither a traceback nor a leaked-semaphore warning is printed;
+    # the workers end with it.
+    cmd = [sys.executable, "-m", "grader", "generate", "--level", "14", "-n", "40",
+           "-j", "2", "-q", "--seed", "3", "--timeout", "120", "-o", str(tmp_path / "g.txt")]
+    parent = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids: list = []
+    try:
+        kids = _children(parent.pid, 2)
+        time.sleep(1.0)
+        parent.send_signal(signal.SIGTERM)
+        _, stderr = parent.communicate(timeout=30)
+        assert parent.returncode == 130, stderr
+        assert "interrupted" in stderr
+        assert "Traceback" not in stderr and "leaked" not in stderr, stderr
+        gone, alive = psutil.wait_procs(kids, timeout=10)
+        assert not alive
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+        for k in kids:
+            if k.is_running():
+                k.kill()

@@ -30,7 +30,16 @@ from ..generator.request import (
     summary,
     write_daily_pack,
 )
-from .common import EXIT_NOT_OK, EXIT_OK, box_option, check_plugins, err, fail, hierarchy_option
+from .common import (
+    EXIT_NOT_OK,
+    EXIT_OK,
+    box_option,
+    check_plugins,
+    err,
+    fail,
+    hierarchy_option,
+    sigterm_as_interrupt,
+)
 from .options import (
     BoxOpt,
     Color,
@@ -196,15 +205,16 @@ def _run(plan: Plan, output: Path | None, quiet: bool,
     tasks = plan.tasks()
     stream = _open_output(output, plan.options.pack)
     try:
-        watch = _Watch(tasks, f"{plan.geo.n}x{plan.geo.n}", None if quiet else STALL_SECONDS)
-        counters = None
-        if plan.hard:
-            shared = (multiprocessing.get_context("spawn").Array("q", 2)
-                      if plan.options.jobs > 1 else None)
-            counters = Counters(shared)
-        with _Progress(_progress_wanted(False if quiet and progress is None else progress),
-                       len(tasks), watch, counters) as bar:
-            outcome = produce(plan, stream, tasks, on_done=bar.done, counters=counters)
+        with sigterm_as_interrupt():
+            watch = _Watch(tasks, f"{plan.geo.n}x{plan.geo.n}", None if quiet else STALL_SECONDS)
+            counters = None
+            if plan.hard:
+                shared = (multiprocessing.get_context("spawn").Array("q", 2)
+                          if plan.options.jobs > 1 else None)
+                counters = Counters(shared)
+            with _Progress(_progress_wanted(False if quiet and progress is None else progress),
+                           len(tasks), watch, counters) as bar:
+                outcome = produce(plan, stream, tasks, on_done=bar.done, counters=counters)
     except KeyboardInterrupt:
         err.print("interrupted")
         raise typer.Exit(130) from None

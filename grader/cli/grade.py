@@ -6,10 +6,8 @@ is implemented in :mod:`grader.bulk` (see docs/architecture.md)."""
 
 from __future__ import annotations
 
-import signal
 from enum import StrEnum
 from pathlib import Path
-from types import FrameType
 from typing import Annotated
 
 import typer
@@ -23,6 +21,7 @@ from .common import (
     fail,
     hierarchy_option,
     out,
+    sigterm_as_interrupt,
 )
 from .options import (
     BoxOpt,
@@ -43,10 +42,6 @@ class OutputFormat(StrEnum):
     table = "table"
     jsonl = "jsonl"
     csv = "csv"
-
-
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
 
 
 InputsArg = Annotated[list[str] | None, typer.Argument(
@@ -235,13 +230,11 @@ def run_grade(opts: GradeOptions) -> int:
     """Run ``opts`` with SIGTERM as Ctrl-C; a refusal printed, exit status 2."""
     from ..bulk.collection import grade_collection
 
-    old_term = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        return grade_collection(opts, out=out, err=err).exit_code
+        with sigterm_as_interrupt():
+            return grade_collection(opts, out=out, err=err).exit_code
     except GradeUsageError as e:
         fail(str(e), e.code)
-    finally:
-        signal.signal(signal.SIGTERM, old_term)
 
 
 def _levels_text() -> str:
