@@ -20,6 +20,15 @@ class GenerationError(GraderError, ValueError):
     """Settings that cannot produce a grid (bad size, symmetry, givens bounds)."""
 
 
+#: the fewest givens of a grid with one solution, where it is known (else
+#: n - 1: with fewer, two values are missing from the whole grid and swap)
+FEWEST_GIVENS = {(2, 2): 4, (3, 3): 17}
+FEWEST_WHY = {
+    (2, 2): " (every 4x4 grid has been checked)",
+    (3, 3): " (McGuire, Tugemann and Civario's exhaustive search, 2012)",
+}
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything that shapes the grids, except the target and the seed."""
@@ -51,9 +60,14 @@ class Settings:
                 and self.min_givens > self.max_givens):
             raise GenerationError(f"--min-givens {self.min_givens} is more than "
                                   f"--max-givens {self.max_givens}")
-        if self.max_givens is not None and self.max_givens < n - 1:
+        least = FEWEST_GIVENS.get((self.a, self.b), n - 1)
+        if self.max_givens is not None and self.max_givens < least:
             raise GenerationError(f"--max-givens {self.max_givens}: a {n}x{n} grid with a "
-                                  f"unique solution needs at least {n - 1} givens")
+                                  f"unique solution needs at least {least} givens"
+                                  + FEWEST_WHY.get((self.a, self.b), ""))
+        if self.min_givens == cells:
+            raise GenerationError(f"--min-givens {cells}: a grid with every cell given is "
+                                  "already solved, there is nothing to rate")
         for k, grid in enumerate(self.like, start=1):
             if len(grid) != cells:
                 raise GenerationError(f"--like: grid {k} has {len(grid)} cells, not the "
