@@ -121,7 +121,9 @@ def study_starts(cl: Climber, count: int, rng: random.Random) -> None:
                 values, solution = tridagon.start(cl.gen, rng)
             else:
                 cl.seeded = False
-                values, solution = cl._start(rng, i + 1)
+                got = cl._start(rng, i + 1)
+                assert got is not None
+                values, solution = got
             _, tier, bneck, _ = profile(cl, values, solution)
             tally[f"tier {tier}" if tier else "tier 0"] += 1
             tally["bottleneck 0"] += tier == 0 and bneck == 0
