@@ -63,8 +63,6 @@ EXPLORE_PATIENCE = 600
 TOLERANCE = 0.03
 #: move kinds (givens erased, givens added) and their weights
 MOVES: tuple[tuple[int, int, int], ...] = ((1, 1, 6), (2, 2, 2), (1, 0, 1), (0, 1, 1))
-#: anti-tridagon starts drawn at most for one beyond the depth-1 rules below reductio
-SEEDED_TRIES = 400
 #: moves between two updates of the shared progress counters
 TICK = 32
 
@@ -183,28 +181,12 @@ class Climber:
                 sol = self._like_solutions[values] = res.solution
             return list(values), sol
         if self.seeded:
-            return self._seeded(rng)
+            return tridagon.first_start(gen, rng, lambda v, s: self.probe(v, s, None)[0])
         while True:
             full = gen.random_solution(rng)
             start = gen.descend(list(full), self.target, rng, solution=full)
             if not self.top_mode or not gen.closures.run(self.geo, start, self.plain_top)[0]:
                 return start, full
-
-    def _seeded(self, rng: random.Random) -> tuple[list[int], tuple[int, ...]]:
-        """The first start around an anti-tridagon (:mod:`.tridagon`) that
-        the depth-1 rules below reductio leave unsolved (tier 0: about one
-        in 40; fresh minimal grids, one in 2,000), else the best by the
-        climbing key of ``SEEDED_TRIES``."""
-        best: tuple[tuple[float, ...], list[int], tuple[int, ...]] | None = None
-        for _ in range(SEEDED_TRIES):
-            values, solution = tridagon.start(self.gen, rng)
-            key = self.probe(values, solution, None)[0]
-            if key[0] == 0.0:
-                return values, solution
-            if best is None or key < best[0]:
-                best = (key, values, solution)
-        assert best is not None
-        return best[1], best[2]
 
     def _climb(self, values: list[int], solution: tuple[int, ...], rng: random.Random,
                found: list[Generated], near: NearIndex, quota: int) -> None:
