@@ -1,12 +1,12 @@
 """The hard search: level 14, nested trials, score ranges at the top, ``--like``.
 
 Minimal grids are expert (level 13) a quarter of the time, but level 14 and
-nested trials are rare: fresh descents almost never land there. So the hard
-search climbs. From a start (a fresh minimal grid beyond level 12; for
+nested trials are rare: fresh descents almost never land there.  So the hard
+search climbs.  From a start (a fresh minimal grid beyond level 12; for
 nested trials on 9x9 one built around an anti-tridagon, see
 :mod:`.tridagon`; or one of the user's own grids with ``--like``) it tries
 small moves, a symmetry orbit at a time: ``{-1 +1}`` (erase a given, give
-another cell), ``{-2 +2}``, ``{-1}`` and ``{+1}``. A given added where a
+another cell), ``{-2 +2}``, ``{-1}`` and ``{+1}``.  A given added where a
 second solution differs from the first takes its value from one of the two,
 so most moves keep the solution unique; the solution itself may change.
 
