@@ -31,12 +31,11 @@ SKIP = {
     "big.csv": "reads a file of your own",
     "big.sdm": "reads a file of your own",
     "mine.txt": "reads a file of your own",
-    "--depth 2": "runs to its --timeout (nested trials are rarely found)",
 }
 #: substrings of examples that take more than a few seconds
 SLOW = ("se-medium-500", "se-easy-500", "--compare", "-n 20",
         "--size 16", "--level 9", "--rating all", "--pack", "difficult -n 10",
-        "--level 14", "--score 14")
+        "--level 14", "--score 14", "--depth 2")
 
 
 def _blocks(text: str) -> list[tuple[str, int, str]]:

@@ -1,13 +1,14 @@
 """The hard search: level 14, nested trials, score ranges at the top, ``--like``.
 
 Minimal grids are expert (level 13) a quarter of the time, but level 14 and
-nested trials are rare: fresh descents almost never land there.  So the
-hard search climbs.  From a start (a fresh minimal grid beyond level 12, or
-one of the user's own grids with ``--like``) it tries small moves, a
-symmetry orbit at a time: ``{-1 +1}`` (erase a given, give another cell),
-``{-2 +2}``, ``{-1}`` and ``{+1}``.  A given added where a second solution
-differs from the first takes its value from one of the two, so most moves
-keep the solution unique; the solution itself may change.
+nested trials are rare: fresh descents almost never land there.  So the hard
+search climbs.  From a start (a fresh minimal grid beyond level 12; for
+nested trials on 9x9 one built around an anti-tridagon, see
+:mod:`.tridagon`; or one of the user's own grids with ``--like``) it tries
+small moves, a symmetry orbit at a time: ``{-1 +1}`` (erase a given, give
+another cell), ``{-2 +2}``, ``{-1}`` and ``{+1}``.  A given added where a
+second solution differs from the first takes its value from one of the two,
+so most moves keep the solution unique; the solution itself may change.
 
 Each neighbour is judged by the cheapest test that can reject it, in order:
 
@@ -46,6 +47,7 @@ from .. import native
 from ..board import Board
 from ..propagate import fixpoint
 from ..rule import Rule
+from . import tridagon
 from .diverse import NearIndex, bundled, index_of
 from .search import ABOVE, BELOW, IN, Generated, Generator, Stats, Timeout
 from .symmetry import is_symmetric
@@ -132,6 +134,8 @@ class Climber:
         self.nested = self.reductio is not None and target.depth is not None and (
             target.depth[0] >= 2)
         self.beyond = self.blockers is not None
+        #: nested trials on 9x9: starts around an anti-tridagon
+        self.seeded = self.nested and (self.geo.a, self.geo.b) == (3, 3)
         self._pending = 0
         self.like = [tuple(v) for v in gen.settings.like]
         #: the user's own grids are explored around, never written back
@@ -163,8 +167,9 @@ class Climber:
         return found
 
     def _start(self, rng: random.Random, attempt: int) -> tuple[list[int], tuple[int, ...]] | None:
-        """The user's grid (cycled) with ``--like``, else a fresh minimal grid,
-        beyond level 12 when the band is at the top."""
+        """The user's grid (cycled) with ``--like``; for nested trials on 9x9
+        a minimal grid built around an anti-tridagon; else a fresh minimal
+        grid, beyond level 12 when the band is at the top."""
         gen = self.gen
         if self.like:
             values = self.like[(attempt - 1) % len(self.like)]
@@ -175,6 +180,8 @@ class Climber:
                     return None
                 sol = self._like_solutions[values] = res.solution
             return list(values), sol
+        if self.seeded:
+            return tridagon.first_start(gen, rng, lambda v, s: self.probe(v, s, None)[0])
         while True:
             full = gen.random_solution(rng)
             start = gen.descend(list(full), self.target, rng, solution=full)
