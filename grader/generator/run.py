@@ -190,10 +190,12 @@ def run_hard(settings: Settings, target: Target, count: int, seed: int | str, jo
         ahead: dict[int, list[Generated]] = {}
         nxt = 1
         for k in itertools.count(1):
-            while pool.free() > 0:
-                pool.submit(("stream", nxt, target, seed, deadline, quota))
-                nxt += 1
             while k not in ahead:
+                # a worker that is done starts the next stream at once, even
+                # while an earlier one still runs
+                while pool.free() > 0:
+                    pool.submit(("stream", nxt, target, seed, deadline, quota))
+                    nxt += 1
                 ahead.update(pool.wait())
             yield from take(ahead.pop(k))
             if kept >= count or late():
