@@ -232,7 +232,9 @@ def test_settings_reject_what_cannot_work() -> None:
         (Settings(symmetry="spiral"), "unknown symmetry"),
         (Settings(method="sideways"), "unknown method"),
         (Settings(min_givens=40, max_givens=30), "more than"),
-        (Settings(max_givens=5), "at least 8 givens"),
+        (Settings(max_givens=5), "at least 17 givens"),
+        (Settings(2, 3, max_givens=4), "at least 5 givens"),
+        (Settings(min_givens=81), "already solved"),
         (Settings(min_givens=82), "outside 0..81"),
     ]:
         with pytest.raises(GenerationError, match=words):

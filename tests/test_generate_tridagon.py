@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 from grader.cli.generate import generate_command
 from grader.formats import iter_source
 from grader.generator import Generator, Settings, generate, is_symmetric, tridagon
+from grader.generator.climb import Climber
 from grader.generator.diverse import bundled
+from grader.generator.targets import Target, narrow, parse_score
 from grader.grading import Grader
 from grader.hierarchy import default_hierarchy
 from grader.solver import solve
@@ -75,3 +77,30 @@ def test_cli_depth_2() -> None:
     assert r.exit_code == 0, r.stderr
     line, = r.stdout.splitlines()
     assert "trials nested to depth 2" in line
+
+
+def test_level_14_and_its_score_ranges_start_from_anti_tridagons() -> None:
+    # the starts of every 9x9 request at level 14; the user's grids with --like
+    # and other sizes keep theirs
+    h = default_hierarchy()
+    level14 = Target(14, 14, "level 14")
+    assert Climber(Generator(Settings(3, 3)), level14).seeded
+    top = narrow(level14, h, None, parse_score("146..148"))
+    assert Climber(Generator(Settings(3, 3)), top).seeded
+    like = Settings(3, 3, like=(tuple(0 for _ in range(81)),))
+    assert not Climber(Generator(like), level14).seeded
+    assert not Climber(Generator(Settings(2, 3)), level14).seeded
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_level_14_from_nothing_regrades_apart_and_reproduces(seed: int) -> None:
+    made = generate(level=14, count=3, seed=seed, timeout=300)
+    assert len(made) == 3
+    for g in made:
+        r = regrade(g.puzzle)
+        assert r.level == 14 and r.rating == "expert"  # type: ignore[attr-defined]
+        assert not bundled(81).near(g.puzzle)
+    assert all(sum(x != y for x, y in zip(a.puzzle, b.puzzle)) >= 10
+               for i, a in enumerate(made) for b in made[:i])
+    assert [g.puzzle for g in generate(level=14, count=3, seed=seed, timeout=300)] == [
+        g.puzzle for g in made]

@@ -2,9 +2,9 @@
 
 Minimal grids are expert (level 13) a quarter of the time, but level 14 and
 nested trials are rare: fresh descents almost never land there.  So the hard
-search climbs.  From a start (a fresh minimal grid beyond level 12; for
-nested trials on 9x9 one built around an anti-tridagon, see
-:mod:`.tridagon`; or one of the user's own grids with ``--like``) it tries
+search climbs.  From a start (one of the user's own grids with ``--like``;
+for level 14 or nested trials on 9x9 a grid built around an anti-tridagon,
+see :mod:`.tridagon`; else a fresh minimal grid beyond level 12) it tries
 small moves, a symmetry orbit at a time: ``{-1 +1}`` (erase a given, give
 another cell), ``{-2 +2}``, ``{-1}`` and ``{+1}``.  A given added where a
 second solution differs from the first takes its value from one of the two,
@@ -134,8 +134,11 @@ class Climber:
         self.nested = self.reductio is not None and target.depth is not None and (
             target.depth[0] >= 2)
         self.beyond = self.blockers is not None
-        #: nested trials on 9x9: starts around an anti-tridagon
-        self.seeded = self.nested and (self.geo.a, self.geo.b) == (3, 3)
+        #: level 14 or nested trials on 9x9: starts around an anti-tridagon
+        #: (a tenth to a thirtieth of the CPU time of fresh minimal starts for
+        #: level 14 and score ranges there; nested trials need them)
+        self.seeded = (self.geo.a, self.geo.b) == (3, 3) and not gen.settings.like and (
+            self.nested or self.reductio is not None and target.lo >= self.reductio.level)
         self._pending = 0
         self.like = [tuple(v) for v in gen.settings.like]
         #: the user's own grids are explored around, never written back
@@ -167,9 +170,9 @@ class Climber:
         return found
 
     def _start(self, rng: random.Random, attempt: int) -> tuple[list[int], tuple[int, ...]] | None:
-        """The user's grid (cycled) with ``--like``; for nested trials on 9x9
-        a minimal grid built around an anti-tridagon; else a fresh minimal
-        grid, beyond level 12 when the band is at the top."""
+        """The user's grid (cycled) with ``--like``; for level 14 or nested
+        trials on 9x9 a minimal grid built around an anti-tridagon; else a
+        fresh minimal grid, beyond level 12 when the band is at the top."""
         gen = self.gen
         if self.like:
             values = self.like[(attempt - 1) % len(self.like)]

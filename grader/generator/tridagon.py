@@ -1,4 +1,5 @@
-"""Start grids built around an anti-tridagon (9x9 only), for nested trials.
+"""Start grids built around an anti-tridagon (9x9 only), for level 14 and
+nested trials.
 
 An *anti-tridagon* ("Thor's hammer") is a rectangle of four boxes (two
 bands by two stacks), three digits ``a b c`` and, in each box, three cells
