@@ -131,3 +131,13 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert command.removeprefix("python3 -m venv .venv && ") in ci.splitlines()
     assert "export CI=true" in ci.splitlines()
+
+
+def test_the_readme_lists_every_where_field() -> None:
+    # the fields --where knows, as grade --help lists them (from the code)
+    from grader.bulk.where import WHERE_FIELDS
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("over the result fields", text.index("- **Select**"))
+    listed = re.findall(r"`([a-z_\s]+)`", text[start:text.index("columns:", start)])
+    assert " ".join(listed).split() == list(WHERE_FIELDS)

@@ -14,6 +14,7 @@ import typer
 
 from ..bulk.options import GradeOptions, GradeUsageError
 from ..bulk.tables import render_panel
+from ..bulk.where import WHERE_FIELDS
 from .common import (
     EXIT_OK,
     InputFormat,
@@ -133,8 +134,7 @@ WhereArg = Annotated[str | None, typer.Option(
         "--where", metavar="EXPR",
         help="Keep only the results for which EXPR holds, e.g. 'rating == \"expert\"', "
              "'level >= 9 and depth > 1', '\"x-wing\" in techniques', 'verdict != \"ok\"'. "
-             "Fields: index line puzzle size verdict message level rating score depth steps "
-             "techniques hardest se se_pattern seconds givens source, and the input's own columns; "
+             f"Fields: {' '.join(WHERE_FIELDS)}, and the input's own columns; "
              "operators == != < <= > >= in, not in, and, or, not, ( ); "
              "strings in quotes, lists in [ ], null.",
         rich_help_panel="Select and sort")]
