@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import DATA
 
 from grader import native
 from grader.board import Board
@@ -19,7 +20,6 @@ from grader.expert.links import strong_link_chains
 from grader.expert.rectangles import unique_rectangles
 from grader.expert.wings import xy_wings
 from grader.geometry import geometry
-from tests.conftest import DATA
 
 GEO = geometry(3, 3)
 DATA_FILE = json.loads((DATA / "expert-positions.json").read_text(encoding="utf-8"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import DATA, PUZZLES
 
 from grader.board import Board
 from grader.engine import Engine
@@ -15,7 +16,6 @@ from grader.formats import parse_grid_token
 from grader.grading import Grader
 from grader.kernel import kernel_named
 from grader.solver import solve
-from tests.conftest import DATA, PUZZLES
 
 GRIDS = json.loads((DATA / "expert-positions.json").read_text(encoding="utf-8"))["grids"]
 HAS_C = accel._mod is not None
