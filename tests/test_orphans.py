@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -26,20 +28,19 @@ def _children(pid: int, want: int, wait: float = 30.0) -> list:
     raise AssertionError(f"{want} workers did not start")
 
 
-def test_generate_workers_end_when_the_command_is_killed(tmp_path) -> None:
-    # A long hard search on two workers; the parent is killed with SIGKILL,
-    # which it cannot catch: the workers notice and end within seconds.
-    cmd = [sys.executable, "-m", "grader", "generate", "--level", "14", "-n", "40",
+@contextlib.contextmanager
+def _hard_search(tmp_path, **pipes) -> Iterator[tuple[subprocess.Popen, list]]:
+    """A long hard search on two workers (``generate`` as a user runs it) and
+    its workers once they run; whatever the test leaves running is killed."""
+    # far more grids than the run makes before the test stops it
+    cmd = [sys.executable, "-m", "grader", "generate", "--level", "14", "-n", "2000",
            "-j", "2", "-q", "--seed", "3", "--timeout", "120", "-o", str(tmp_path / "g.txt")]
-    parent = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    parent = subprocess.Popen(cmd, **pipes)
     kids: list = []
     try:
         kids = _children(parent.pid, 2)
         time.sleep(1.0)
-        os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(timeout=10)
-        gone, alive = psutil.wait_procs(kids, timeout=10)
-        assert not alive, f"workers still running after their parent was killed: {alive}"
+        yield parent, kids
     finally:
         if parent.poll() is None:
             parent.kill()
@@ -48,17 +49,23 @@ def test_generate_workers_end_when_the_command_is_killed(tmp_path) -> None:
                 k.kill()
 
 
+def test_generate_workers_end_when_the_command_is_killed(tmp_path) -> None:
+    # The parent is killed with SIGKILL, which it cannot catch: the workers
+    # notice and end within seconds.
+    with _hard_search(tmp_path, stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL) as (parent, kids):
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(timeout=10)
+        gone, alive = psutil.wait_procs(kids, timeout=10)
+        assert not alive, f"workers still running after their parent was killed: {alive}"
+
+
 def test_generate_stopped_with_sigterm_says_interrupted(tmp_path) -> None:
     # SIGTERM (kill, a scheduler's stop) is Ctrl-C: the run says so, exits
     # 130, and neither a traceback nor a leaked-semaphore warning is printed;
     # the workers end with it.
-    cmd = [sys.executable, "-m", "grader", "generate", "--level", "14", "-n", "40",
-           "-j", "2", "-q", "--seed", "3", "--timeout", "120", "-o", str(tmp_path / "g.txt")]
-    parent = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    kids: list = []
-    try:
-        kids = _children(parent.pid, 2)
-        time.sleep(1.0)
+    with _hard_search(tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                      text=True) as (parent, kids):
         parent.send_signal(signal.SIGTERM)
         _, stderr = parent.communicate(timeout=30)
         assert parent.returncode == 130, stderr
@@ -66,9 +73,3 @@ def test_generate_stopped_with_sigterm_says_interrupted(tmp_path) -> None:
         assert "Traceback" not in stderr and "leaked" not in stderr, stderr
         gone, alive = psutil.wait_procs(kids, timeout=10)
         assert not alive
-    finally:
-        if parent.poll() is None:
-            parent.kill()
-        for k in kids:
-            if k.is_running():
-                k.kill()
