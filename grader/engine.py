@@ -6,12 +6,20 @@ makes progress, trials nest: the trial rules are rebuilt with a propagation
 that itself includes trials, one depth at a time, up to the table's
 ``max_depth``, on positions with exactly one solution (checked with the exact
 solver before nesting).
+
+Which step of the trial rule the strategy needs is taken (the rule and the
+depth are always the strategy's): where trials nest, or where trials of
+depth 1 leave much to do, the one that leaves the least to explain (itself
+and every trial after it, estimated by running the strategy ahead with
+trials of depth 1); otherwise the one the easiest pattern of the position
+gives.  Grading and explaining take the same steps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import islice
 
 from .board import Board
 from .chains import Target, holds
@@ -27,6 +35,12 @@ from .steps import Step
 #: How many of the easiest hints of a position the engine tries to find as a
 #: trial of the rule it needs (easiest first) before it keeps the first trial.
 EASIEST_HINTS = 3
+#: At depth 2 and more, how many steps of the trial rule the strategy needs
+#: are compared by what they leave to do (see :meth:`Engine._ahead`).
+AHEAD = 24
+HARD = 4
+TRIAL_LINES = 14
+EASY_CACHE = 100_000
 
 
 class SoundnessError(AssertionError):
@@ -66,7 +80,7 @@ class Engine:
     side does not know fails now, with a clear error."""
 
     def __init__(self, hierarchy: Hierarchy | None = None, record: bool = True,
-                 kernel: Kernel | None = None) -> None:
+                 kernel: Kernel | None = None, max_depth: int | None = None) -> None:
         self.kernel: Kernel = kernel or default_kernel()
         self.hierarchy = hierarchy or load_hierarchy()
         self.options = self.hierarchy.trials.model_dump()
@@ -81,6 +95,10 @@ class Engine:
         self._upto_cache: dict[tuple[int, int | None], tuple[Rule, ...]] = {}
         has_trials = any(cls.kind == "trial" for _, cls in self._classes)
         self._max_depth = int(self.options.get("max_depth", 1)) if has_trials else 1
+        if max_depth is not None:
+            self._max_depth = min(self._max_depth, max_depth)
+        self._probe: Engine | None = None
+        self._easy: set[Key] = set()
         for rule in self.rules(1):
             rule.accelerated()  # NativeRuleError now for a description C does not know
 
@@ -129,6 +147,12 @@ class Engine:
         rules = self._upto(1, max_level)
         step = next_step_of(board, rules)
         if step is not None:
+            if step.depth == 1 and max_level is None:
+                rule = next(r for r in rules if r.code == step.rule)
+                if self._looks_ahead(rule) and self._hard(board):
+                    better = self._ahead(board, 1, rule)
+                    if better is not None:
+                        return self._named(board, better)
             return self._easiest(board, step, rules)
         if board.solution is None:
             self.attach_solution(board)
@@ -141,10 +165,98 @@ class Engine:
             for rule in self._upto(depth, max_level):
                 if rule.kind != "trial":
                     continue
+                if self._looks_ahead(rule):
+                    step = self._ahead(board, depth, rule)
+                    if step is not None:
+                        return self._named(board, step)
+                    continue
                 for step in rule.find(board):
                     if board.progress(step):
                         return self._easiest(board, step, self._upto(depth, max_level))
         return None
+
+    def plain_top(self) -> int | None:
+        """The highest level below every trial rule (None without trials)."""
+        levels = [r.level for r in self.rules(1) if r.kind == "trial"]
+        return min(levels) - 1 if levels else None
+
+    def _looks_ahead(self, rule: Rule) -> bool:
+        return (self.options.get("order", "easiest") == "easiest"
+                and hasattr(rule, "choices") and self.max_depth > 1)
+
+    def _hard(self, board: Board) -> bool:
+        """Whether trials of depth 1 leave ``board`` unsolved or need more
+        than :data:`HARD` trial steps.  When they do not, the strategy takes
+        the path this run took (no look-ahead on an easy position), so every
+        position on it is remembered as easy too."""
+        if _key(board) in self._easy:
+            return False
+        path: list[Key] = []
+        left, trials, _ = self._run(_with(board, (), board.solution), (), 1, path)
+        if left > 0 or trials > HARD:
+            return True
+        if len(self._easy) > EASY_CACHE:
+            self._easy.clear()
+        self._easy.update(path)
+        return False
+
+    def _ahead(self, board: Board, depth: int, rule: Rule) -> Step | None:
+        """The step of ``rule`` (the trial the strategy needs, nested to
+        ``depth``) that leaves the least to explain: of its first
+        :data:`AHEAD` steps, the one with the smallest :meth:`_cost`, the
+        first of equals.  Only the choice among the rule's steps changes,
+        never the rule or the depth; the costs are the same with either
+        kernel and whether chains are recorded."""
+        best: tuple[tuple[int, int], Callable[[], Step]] | None = None
+        for choice in islice(rule.choices(board), AHEAD):  # type: ignore[attr-defined]
+            cost = self._cost(board, depth, choice.conclusions, choice.branches)
+            if best is None or cost < best[0]:
+                best = (cost, choice.build)
+        if best is None:
+            return None
+        step = best[1]()
+        return step if board.progress(step) else None
+
+    def _cost(self, board: Board, depth: int, conclusions: Sequence[Target],
+              branches: Sequence[tuple[int, int]]) -> tuple[int, int]:
+        """What explaining a trial step of ``depth`` with these ``branches``
+        and ``conclusions`` would take, and every trial after it: (cells
+        trials of depth 1 leave empty after it, estimated lines).  A branch
+        runs the strategy (with trials of depth 1 inside a step of depth 2,
+        else without trials) until its contradiction or the conclusions;
+        each step it applies is a line, each trial :data:`TRIAL_LINES`
+        more; the trials of depth 1 that solve the grid after the step are
+        counted the same way."""
+        inner = 1 if depth > 1 else None
+        lines = 0
+        for c, v in branches:
+            _, trials, steps = self._run(_with(board, [(True, c, v)], None), conclusions, inner)
+            lines += steps + TRIAL_LINES * trials
+        left, trials, _ = self._run(_with(board, conclusions, board.solution), (), 1)
+        return left, lines + TRIAL_LINES * trials
+
+    def _run(self, work: Board, goal: Sequence[Target], depth: int | None,
+             path: list[Key] | None = None) -> tuple[int, int, int]:
+        """Run the strategy on ``work``, with trials of ``depth`` 1 or none
+        (None), until it is solved, stuck, contradictory or ``goal`` holds
+        (when given): (empty cells left, trial steps, steps).  ``path``
+        collects the positions a trial step was taken on."""
+        if self._probe is None:
+            self._probe = Engine(self.hierarchy, record=False, kernel=self.kernel, max_depth=1)
+        plain = None if depth else self._probe.plain_top()
+        trials = steps = 0
+        while work.contradiction() is None and not work.is_solved():
+            if goal and all(holds(work, t) for t in goal):
+                break
+            step = self._probe.next_step(work, plain)
+            if step is None:
+                break
+            if path is not None and step.depth:
+                path.append(_key(work))
+            work.apply(step)
+            trials += step.depth > 0
+            steps += 1
+        return sum(1 for v in work.values if not v), trials, steps
 
     def _easiest(self, board: Board, step: Step, rules: Sequence[Rule]) -> Step:
         """Easiest trial first: ``step`` is the first step of the trial rule
@@ -161,16 +273,26 @@ class Engine:
         if find_for is None:
             return step
         hints = easiest_hints(board, self.kernel.name)[:EASIEST_HINTS]
-        after = board.copy()
-        after.apply(step)
-        for hint in hints:  # the first trial may already be the pattern's
-            if any(holds(after, t) for t in _targets(hint)):
-                return replace(step, pattern_name=hint.family)
+        named = self._named(board, step, hints)
+        if named is not step:  # the first trial may already be the pattern's
+            return named
         for hint in hints:
             targets = _targets(hint)
             for found in find_for(board, targets, hint.cells):
                 if board.progress(found):
                     return replace(found, pattern_name=hint.family)
+        return step
+
+    def _named(self, board: Board, step: Step, hints: Sequence[Hint] | None = None) -> Step:
+        """``step`` named after the first of the position's easiest hints
+        whose conclusion it gives, when one does."""
+        if hints is None:
+            hints = easiest_hints(board, self.kernel.name)[:EASIEST_HINTS]
+        after = board.copy()
+        after.apply(step)
+        for hint in hints:
+            if any(holds(after, t) for t in _targets(hint)):
+                return replace(step, pattern_name=hint.family)
         return step
 
     def attach_solution(self, board: Board, solution: Sequence[int] | None = None) -> None:
@@ -224,6 +346,27 @@ class Engine:
             trace.depth = max(trace.depth, step.depth)
         trace.solved = work.is_solved()
         return trace
+
+
+#: A position: its values and candidates.
+Key = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def _key(board: Board) -> Key:
+    return tuple(board.values), tuple(board.cands)
+
+
+def _with(board: Board, facts: Sequence[Target], solution: tuple[int, ...] | None) -> Board:
+    """A copy of ``board`` where ``facts`` hold, with ``solution`` attached."""
+    work = board.copy()
+    work.solution = solution
+    for placed, c, v in facts:
+        if placed:
+            if not work.values[c]:
+                work.place(c, v)
+        else:
+            work.cands[c] &= ~(1 << (v - 1))
+    return work
 
 
 def _targets(hint: Hint) -> list[Target]:

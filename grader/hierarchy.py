@@ -56,8 +56,10 @@ class TrialOptions(BaseModel):
     propagation: Literal["all", "singles"] = "all"
     max_alternatives: int = Field(default=2, ge=2)
     max_depth: int = Field(default=6, ge=1)
-    #: Which step of the trial rule the strategy chose: "easiest" (the one the
-    #: position's easiest pattern gives, when one does), "scan" (the first found).
+    #: Which step of the trial rule the strategy chose: "easiest" (where trials
+    #: nest or many remain, the one that leaves the least to explain; else the
+    #: one the position's easiest pattern gives, when one does), "scan" (the
+    #: first found).
     order: Literal["easiest", "scan"] = "easiest"
 
 

@@ -17,8 +17,10 @@ each phase is sound; the phases only fix the order in which steps are found.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
+from typing import NamedTuple
 
 from grader.board import Board
 from grader.chains import Target
@@ -40,6 +42,17 @@ from .branches import (
     solution_hint,
     trial_name,
 )
+
+
+class Choice(NamedTuple):
+    """A step a trial rule can take, before its chains are drawn."""
+
+    #: What the step concludes.
+    conclusions: list[Target]
+    #: The assumptions its branches start from: (cell, value).
+    branches: tuple[tuple[int, int], ...]
+    #: Builds the step (with its chains when the rule records them).
+    build: Callable[[], Step]
 
 
 class _Trial(Rule):
@@ -74,13 +87,21 @@ class ReductioAdAbsurdum(_Trial):
     default_reference = "section 4.3.2"
 
     def find(self, board: Board) -> Iterator[Step]:
+        for choice in self.choices(board):
+            yield choice.build()
+
+    def choices(self, board: Board) -> Iterator[Choice]:
+        """What each step of :meth:`find` concludes, in the same order, and
+        how to build it: the engine compares steps by their conclusions
+        without drawing their chains."""
         done: set[tuple[int, int]] = set()
         for rules in phases(self.context.propagation, self.depth):
             for cell, v in self._contradictions(board, rules):
                 if (cell, v) in done:
                     continue
                 done.add((cell, v))
-                yield self._step(board, cell, v, rules)
+                yield Choice([(False, cell, v)], ((cell, v),),
+                             partial(self._step, board, cell, v, rules))
 
     def find_for(self, board: Board, targets: Sequence[Target],
                  cells: Sequence[int] = ()) -> Iterator[Step]:
@@ -202,13 +223,20 @@ class DisjunctiveConstruction(_Trial):
         return [(kind, where, alts) for _, _, kind, where, alts in out]
 
     def find(self, board: Board) -> Iterator[Step]:
+        for choice in self.choices(board):
+            yield choice.build()
+
+    def choices(self, board: Board) -> Iterator[Choice]:
+        """What each step of :meth:`find` concludes, in the same order, and
+        how to build it (see :meth:`ReductioAdAbsurdum.choices`)."""
         done: set[Target] = set()
         for rules in phases(self.context.propagation, self.depth):
             for kind, where, alts, targets, dead in self._conclusions(board, rules):
                 if all(t in done for t in targets):
                     continue
                 done.update(targets)
-                yield self._step(board, kind, where, alts, targets, dead, rules)
+                yield Choice(targets, alts, partial(self._step, board, kind, where, alts,
+                                                    targets, dead, rules))
 
     def find_for(self, board: Board, targets: Sequence[Target],
                  cells: Sequence[int] = ()) -> Iterator[Step]:

@@ -1,0 +1,106 @@
+"""The trial that leaves the least to explain (issue 18): where trials nest,
+and where a position still needs many trials, the engine compares the steps
+of the trial rule the strategy needs by what explaining them and every trial
+after them would take, and applies the cheapest.  The rule, the level and the
+depth stay the strategy's; grading and explaining take the same steps."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader import native
+from grader.board import Board
+from grader.engine import AHEAD, Engine
+from grader.explain.core import walkthrough
+from grader.formats import parse_grid_token
+from grader.hierarchy import load_hierarchy
+from grader.kernel import kernel_named
+from grader.nested import size
+from grader.steps import Step
+
+#: bench-mixed grid 79: one trial of depth 1, then trials nested to depth 2.
+DEPTH_2 = "1....67......8......92...5.....4...85..3...1......76..3.2.......1.9...2.9.5.....4"
+#: bench-mixed grid 32: trials of depth 1 only, more than the engine's HARD.
+MANY_TRIALS = ".3..5..1.....8....95..2..46.25...39.1...3...87.......2...........45962.....8.4..."
+
+
+def engine(order: str = "easiest", record: bool = False, kernel: str = "default") -> Engine:
+    h = load_hierarchy()
+    return Engine(h.model_copy(update={"trials": h.trials.model_copy(update={"order": order})}),
+                  record=record, kernel=kernel_named(kernel))
+
+
+def path(puzzle: str, eng: Engine) -> list[tuple[Board, Step]]:
+    """(the board before, the step) for every step the strategy applies."""
+    grid = parse_grid_token(puzzle)
+    board = Board.from_values(grid.geo, list(grid.values))
+    eng.attach_solution(board)
+    out = []
+    while not board.is_solved():
+        step = eng.next_step(board)
+        assert step is not None
+        before = board.copy()
+        before.solution = board.solution
+        out.append((before, step))
+        board.apply(step)
+    return out
+
+
+def facts(step: Step) -> tuple[str, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    return step.rule, step.depth, step.placements, step.eliminations
+
+
+def lines(puzzle: str, eng: Engine) -> int:
+    grid = parse_grid_token(puzzle)
+    return sum(size(step) for _, _, step in walkthrough(grid.board(), eng) if step.branches)
+
+
+def test_a_nested_grid_needs_far_fewer_lines_and_the_same_level_and_depth() -> None:
+    easiest, scan = path(DEPTH_2, engine()), path(DEPTH_2, engine("scan"))
+    assert max(s.level for _, s in easiest) == max(s.level for _, s in scan) == 14
+    assert max(s.depth for _, s in easiest) == max(s.depth for _, s in scan) == 2
+    solution = easiest[0][0].solution
+    assert solution is not None
+    for _, s in easiest:  # every step agrees with the solution
+        assert all(solution[c] == v for c, v in s.placements)
+        assert all(solution[c] != v for c, v in s.eliminations)
+    assert [s.depth for _, s in easiest if s.depth] != [s.depth for _, s in scan if s.depth]
+    short, long = lines(DEPTH_2, engine(record=True)), lines(DEPTH_2, engine("scan", True))
+    assert short < 0.8 * long, (short, long)
+
+
+def test_the_nested_step_is_the_cheapest_of_the_steps_compared() -> None:
+    eng = engine()
+    board, step = next((b, s) for b, s in path(DEPTH_2, eng) if s.depth == 2)
+    rule = next(r for r in eng.rules(2) if r.code == step.rule)
+    choices = list(rule.choices(board))[:AHEAD]  # type: ignore[attr-defined]
+    assert len(choices) > 1
+    costs = [eng._cost(board, 2, c.conclusions, c.branches) for c in choices]
+    best = choices[costs.index(min(costs))]
+    assert set(best.conclusions) == (
+        {(True, c, v) for c, v in step.placements} | {(False, c, v) for c, v in step.eliminations})
+    # the scanning order would have taken the first, which costs more here
+    assert costs[0] > min(costs)
+
+
+def test_grading_and_explaining_take_the_same_steps() -> None:
+    graded = [facts(s) for _, s in path(DEPTH_2, engine())]
+    explained = [facts(s) for _, _, s in walkthrough(parse_grid_token(DEPTH_2).board(),
+                                                     engine(record=True))]
+    assert graded == explained
+
+
+def test_many_trials_of_depth_1_look_ahead_too() -> None:
+    eng = engine()
+    easiest = path(MANY_TRIALS, eng)
+    trials = [b for b, s in easiest if s.depth]
+    assert any(eng._hard(b) for b in trials)
+    assert max(s.depth for _, s in easiest) == 1
+    assert len(trials) < len([s for _, s in path(MANY_TRIALS, engine("scan")) if s.depth])
+
+
+@pytest.mark.skipif(not native.built(), reason="the accelerator is not built")
+def test_both_kernels_look_ahead_the_same_way() -> None:
+    fast = [facts(s) for _, s in path(MANY_TRIALS, engine(kernel="c"))]
+    pure = [facts(s) for _, s in path(MANY_TRIALS, engine(kernel="python"))]
+    assert fast == pure
