@@ -34,10 +34,10 @@ def sample() -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def engine(order: str = "easiest", kernel: str = "default") -> Engine:
+def engine(order: str = "easiest", kernel: str = "default", record: bool = False) -> Engine:
     h = load_hierarchy()
     return Engine(h.model_copy(update={"trials": h.trials.model_copy(update={"order": order})}),
-                  record=False, kernel=kernel_named(kernel))
+                  record=record, kernel=kernel_named(kernel))
 
 
 def path(puzzle: str, eng: Engine) -> list[tuple[Board, Step]]:

@@ -7,14 +7,12 @@ depth stay the strategy's; grading and explaining take the same steps."""
 from __future__ import annotations
 
 import pytest
+from test_easiest_trial import engine, path
 
 from grader import native
-from grader.board import Board
 from grader.engine import AHEAD, Engine
 from grader.explain.core import walkthrough
 from grader.formats import parse_grid_token
-from grader.hierarchy import load_hierarchy
-from grader.kernel import kernel_named
 from grader.nested import size
 from grader.steps import Step
 
@@ -22,28 +20,6 @@ from grader.steps import Step
 DEPTH_2 = "1....67......8......92...5.....4...85..3...1......76..3.2.......1.9...2.9.5.....4"
 #: bench-mixed grid 32: trials of depth 1 only, more than the engine's HARD.
 MANY_TRIALS = ".3..5..1.....8....95..2..46.25...39.1...3...87.......2...........45962.....8.4..."
-
-
-def engine(order: str = "easiest", record: bool = False, kernel: str = "default") -> Engine:
-    h = load_hierarchy()
-    return Engine(h.model_copy(update={"trials": h.trials.model_copy(update={"order": order})}),
-                  record=record, kernel=kernel_named(kernel))
-
-
-def path(puzzle: str, eng: Engine) -> list[tuple[Board, Step]]:
-    """(the board before, the step) for every step the strategy applies."""
-    grid = parse_grid_token(puzzle)
-    board = Board.from_values(grid.geo, list(grid.values))
-    eng.attach_solution(board)
-    out = []
-    while not board.is_solved():
-        step = eng.next_step(board)
-        assert step is not None
-        before = board.copy()
-        before.solution = board.solution
-        out.append((before, step))
-        board.apply(step)
-    return out
 
 
 def facts(step: Step) -> tuple[str, int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
@@ -65,7 +41,7 @@ def test_a_nested_grid_needs_far_fewer_lines_and_the_same_level_and_depth() -> N
         assert all(solution[c] == v for c, v in s.placements)
         assert all(solution[c] != v for c, v in s.eliminations)
     assert [s.depth for _, s in easiest if s.depth] != [s.depth for _, s in scan if s.depth]
-    short, long = lines(DEPTH_2, engine(record=True)), lines(DEPTH_2, engine("scan", True))
+    short, long = lines(DEPTH_2, engine(record=True)), lines(DEPTH_2, engine("scan", record=True))
     assert short < 0.8 * long, (short, long)
 
 
