@@ -17,6 +17,7 @@ gives.  Grading and explaining take the same steps.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
@@ -40,7 +41,9 @@ EASIEST_HINTS = 3
 AHEAD = 24
 HARD = 4
 TRIAL_LINES = 14
-EASY_CACHE = 100_000
+#: How many positions :meth:`Engine._finish` remembers (about 0.4 kB each
+#: on 9x9) before it forgets them all.
+REST_CACHE = 50_000
 
 
 class SoundnessError(AssertionError):
@@ -98,7 +101,7 @@ class Engine:
         if max_depth is not None:
             self._max_depth = min(self._max_depth, max_depth)
         self._probe: Engine | None = None
-        self._easy: set[Key] = set()
+        self._rest: dict[bytes, tuple[int, int]] = {}
         for rule in self.rules(1):
             rule.accelerated()  # NativeRuleError now for a description C does not know
 
@@ -186,19 +189,9 @@ class Engine:
 
     def _hard(self, board: Board) -> bool:
         """Whether trials of depth 1 leave ``board`` unsolved or need more
-        than :data:`HARD` trial steps.  When they do not, the strategy takes
-        the path this run took (no look-ahead on an easy position), so every
-        position on it is remembered as easy too."""
-        if _key(board) in self._easy:
-            return False
-        path: list[Key] = []
-        left, trials, _ = self._run(_with(board, (), board.solution), (), 1, path)
-        if left > 0 or trials > HARD:
-            return True
-        if len(self._easy) > EASY_CACHE:
-            self._easy.clear()
-        self._easy.update(path)
-        return False
+        than :data:`HARD` trial steps."""
+        left, trials = self._finish(_with(board, (), board.solution))
+        return left > 0 or trials > HARD
 
     def _ahead(self, board: Board, depth: int, rule: Rule) -> Step | None:
         """The step of ``rule`` (the trial the strategy needs, nested to
@@ -232,27 +225,59 @@ class Engine:
         for c, v in branches:
             _, trials, steps = self._run(_with(board, [(True, c, v)], None), conclusions, inner)
             lines += steps + TRIAL_LINES * trials
-        left, trials, _ = self._run(_with(board, conclusions, board.solution), (), 1)
+        left, trials = self._finish(_with(board, conclusions, board.solution))
         return left, lines + TRIAL_LINES * trials
 
-    def _run(self, work: Board, goal: Sequence[Target], depth: int | None,
-             path: list[Key] | None = None) -> tuple[int, int, int]:
-        """Run the strategy on ``work``, with trials of ``depth`` 1 or none
-        (None), until it is solved, stuck, contradictory or ``goal`` holds
-        (when given): (empty cells left, trial steps, steps).  ``path``
-        collects the positions a trial step was taken on."""
+    def _probe_engine(self) -> Engine:
         if self._probe is None:
             self._probe = Engine(self.hierarchy, record=False, kernel=self.kernel, max_depth=1)
-        plain = None if depth else self._probe.plain_top()
-        trials = steps = 0
-        while work.contradiction() is None and not work.is_solved():
-            if goal and all(holds(work, t) for t in goal):
+        return self._probe
+
+    def _finish(self, work: Board) -> tuple[int, int]:
+        """Run the strategy with trials of depth 1 on ``work`` (whose
+        solution is known) until it is solved or stuck: (empty cells left,
+        trial steps).  The plain rules run to their fixpoint at once (the
+        same position, whatever the order: they are monotonic), so only the
+        trials are taken one by one, as :meth:`_run` would take them.  What
+        is left from each position a trial is taken on is remembered: the
+        strategy's step there depends on the position only."""
+        probe = self._probe_engine()
+        plain = [r for r in probe.rules(1) if r.kind != "trial"]
+        path: list[bytes] = []
+        known: tuple[int, int] | None = None
+        while not self.kernel.closure(work, plain, work.solution) and not work.is_solved():
+            key = _key(work)
+            known = self._rest.get(key)
+            if known is not None:
                 break
-            step = self._probe.next_step(work, plain)
+            step = probe.next_step(work)
             if step is None:
                 break
-            if path is not None and step.depth:
-                path.append(_key(work))
+            path.append(key)
+            work.apply(step)
+        if known is None:
+            known = (sum(1 for v in work.values if not v), 0)
+        left, trials = known[0], known[1] + len(path)
+        if len(self._rest) > REST_CACHE:
+            self._rest.clear()
+        for i, key in enumerate(path):
+            self._rest[key] = (left, trials - i)
+        return left, trials
+
+    def _run(self, work: Board, goal: Sequence[Target], depth: int | None) -> tuple[int, int, int]:
+        """Run the strategy on ``work``, with trials of ``depth`` 1 or none
+        (None), until it is solved, stuck, contradictory or ``goal`` holds
+        (when given): (empty cells left, trial steps, steps)."""
+        probe = self._probe_engine()
+        plain = None if depth else probe.plain_top()
+        trials = steps = 0
+        contradiction = self.kernel.contradiction
+        while contradiction(work) is None and not work.is_solved():
+            if goal and all(holds(work, t) for t in goal):
+                break
+            step = probe.next_step(work, plain)
+            if step is None:
+                break
             work.apply(step)
             trials += step.depth > 0
             steps += 1
@@ -349,11 +374,10 @@ class Engine:
 
 
 #: A position: its values and candidates.
-Key = tuple[tuple[int, ...], tuple[int, ...]]
-
-
-def _key(board: Board) -> Key:
-    return tuple(board.values), tuple(board.cands)
+def _key(board: Board) -> bytes:
+    """The position, compactly: values, then candidate masks."""
+    code = "I" if board.geo.n <= 32 else "Q"
+    return bytes(board.values) + array(code, board.cands).tobytes()
 
 
 def _with(board: Board, facts: Sequence[Target], solution: tuple[int, ...] | None) -> Board:

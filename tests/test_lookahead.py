@@ -10,7 +10,7 @@ import pytest
 from test_easiest_trial import engine, path
 
 from grader import native
-from grader.engine import AHEAD, Engine
+from grader.engine import AHEAD, Engine, _with
 from grader.explain.core import walkthrough
 from grader.formats import parse_grid_token
 from grader.nested import size
@@ -80,3 +80,19 @@ def test_both_kernels_look_ahead_the_same_way() -> None:
     fast = [facts(s) for _, s in path(MANY_TRIALS, engine(kernel="c"))]
     pure = [facts(s) for _, s in path(MANY_TRIALS, engine(kernel="python"))]
     assert fast == pure
+
+
+def test_running_ahead_to_the_end_takes_the_trials_one_step_at_a_time_would() -> None:
+    """The run after a step goes through the plain rules' fixpoint at once and
+    remembers each position a trial is taken on; it must count what running
+    the strategy one step at a time counts, remembered or not."""
+    eng = engine()
+    stuck = [b for b, s in path(MANY_TRIALS, engine("scan")) if s.depth]
+    assert len(stuck) >= 4
+    for board in stuck:
+        slow = eng._run(_with(board, (), board.solution), (), 1)
+        fresh = engine()._finish(_with(board, (), board.solution))
+        again = eng._finish(_with(board, (), board.solution))
+        remembered = eng._finish(_with(board, (), board.solution))
+        assert fresh == again == remembered == slow[:2]
+        assert slow[0] == 0 and slow[1] > 0
