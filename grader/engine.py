@@ -11,16 +11,14 @@ Which step of the trial rule the strategy needs is taken (the rule and the
 depth are always the strategy's): where trials nest, or where trials of
 depth 1 leave much to do, the one that leaves the least to explain (itself
 and every trial after it, estimated by running the strategy ahead with
-trials of depth 1); otherwise the one the easiest pattern of the position
-gives.  Grading and explaining take the same steps.
+trials of depth 1: :mod:`grader.lookahead`); otherwise the one the easiest
+pattern of the position gives.  Grading and explaining take the same steps.
 """
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
 
 from .board import Board
 from .chains import Target, holds
@@ -28,6 +26,7 @@ from .expert.families import easiest_hints
 from .expert.hint import Hint
 from .hierarchy import Hierarchy, load_hierarchy
 from .kernel import Kernel, default_kernel
+from .lookahead import LookAhead
 from .plugins import rule_class
 from .propagate import SINGLES, next_step_of
 from .rule import Rule, RuleContext
@@ -36,14 +35,6 @@ from .steps import Step
 #: How many of the easiest hints of a position the engine tries to find as a
 #: trial of the rule it needs (easiest first) before it keeps the first trial.
 EASIEST_HINTS = 3
-#: At depth 2 and more, how many steps of the trial rule the strategy needs
-#: are compared by what they leave to do (see :meth:`Engine._ahead`).
-AHEAD = 24
-HARD = 4
-TRIAL_LINES = 14
-#: How many positions :meth:`Engine._finish` remembers (about 0.4 kB each
-#: on 9x9) before it forgets them all.
-REST_CACHE = 50_000
 
 
 class SoundnessError(AssertionError):
@@ -100,8 +91,9 @@ class Engine:
         self._max_depth = int(self.options.get("max_depth", 1)) if has_trials else 1
         if max_depth is not None:
             self._max_depth = min(self._max_depth, max_depth)
-        self._probe: Engine | None = None
-        self._rest: dict[bytes, tuple[int, int]] = {}
+        #: the trial that leaves the least to explain (:mod:`grader.lookahead`)
+        self.lookahead = LookAhead(lambda: Engine(self.hierarchy, record=False,
+                                                  kernel=self.kernel, max_depth=1))
         for rule in self.rules(1):
             rule.accelerated()  # NativeRuleError now for a description C does not know
 
@@ -152,8 +144,8 @@ class Engine:
         if step is not None:
             if step.depth == 1 and max_level is None:
                 rule = next(r for r in rules if r.code == step.rule)
-                if self._looks_ahead(rule) and self._hard(board):
-                    better = self._ahead(board, 1, rule)
+                if self._looks_ahead(rule) and self.lookahead.hard(board):
+                    better = self.lookahead.best(board, 1, rule)
                     if better is not None:
                         return self._named(board, better)
             return self._easiest(board, step, rules)
@@ -169,7 +161,7 @@ class Engine:
                 if rule.kind != "trial":
                     continue
                 if self._looks_ahead(rule):
-                    step = self._ahead(board, depth, rule)
+                    step = self.lookahead.best(board, depth, rule)
                     if step is not None:
                         return self._named(board, step)
                     continue
@@ -186,102 +178,6 @@ class Engine:
     def _looks_ahead(self, rule: Rule) -> bool:
         return (self.options.get("order", "easiest") == "easiest"
                 and hasattr(rule, "choices") and self.max_depth > 1)
-
-    def _hard(self, board: Board) -> bool:
-        """Whether trials of depth 1 leave ``board`` unsolved or need more
-        than :data:`HARD` trial steps."""
-        left, trials = self._finish(_with(board, (), board.solution))
-        return left > 0 or trials > HARD
-
-    def _ahead(self, board: Board, depth: int, rule: Rule) -> Step | None:
-        """The step of ``rule`` (the trial the strategy needs, nested to
-        ``depth``) that leaves the least to explain: of its first
-        :data:`AHEAD` steps, the one with the smallest :meth:`_cost`, the
-        first of equals.  Only the choice among the rule's steps changes,
-        never the rule or the depth; the costs are the same with either
-        kernel and whether chains are recorded."""
-        best: tuple[tuple[int, int], Callable[[], Step]] | None = None
-        for choice in islice(rule.choices(board), AHEAD):  # type: ignore[attr-defined]
-            cost = self._cost(board, depth, choice.conclusions, choice.branches)
-            if best is None or cost < best[0]:
-                best = (cost, choice.build)
-        if best is None:
-            return None
-        step = best[1]()
-        return step if board.progress(step) else None
-
-    def _cost(self, board: Board, depth: int, conclusions: Sequence[Target],
-              branches: Sequence[tuple[int, int]]) -> tuple[int, int]:
-        """What explaining a trial step of ``depth`` with these ``branches``
-        and ``conclusions`` would take, and every trial after it: (cells
-        trials of depth 1 leave empty after it, estimated lines).  A branch
-        runs the strategy (with trials of depth 1 inside a step of depth 2,
-        else without trials) until its contradiction or the conclusions;
-        each step it applies is a line, each trial :data:`TRIAL_LINES`
-        more; the trials of depth 1 that solve the grid after the step are
-        counted the same way."""
-        inner = 1 if depth > 1 else None
-        lines = 0
-        for c, v in branches:
-            _, trials, steps = self._run(_with(board, [(True, c, v)], None), conclusions, inner)
-            lines += steps + TRIAL_LINES * trials
-        left, trials = self._finish(_with(board, conclusions, board.solution))
-        return left, lines + TRIAL_LINES * trials
-
-    def _probe_engine(self) -> Engine:
-        if self._probe is None:
-            self._probe = Engine(self.hierarchy, record=False, kernel=self.kernel, max_depth=1)
-        return self._probe
-
-    def _finish(self, work: Board) -> tuple[int, int]:
-        """Run the strategy with trials of depth 1 on ``work`` (whose
-        solution is known) until it is solved or stuck: (empty cells left,
-        trial steps).  The plain rules run to their fixpoint at once (the
-        same position, whatever the order: they are monotonic), so only the
-        trials are taken one by one, as :meth:`_run` would take them.  What
-        is left from each position a trial is taken on is remembered: the
-        strategy's step there depends on the position only."""
-        probe = self._probe_engine()
-        plain = [r for r in probe.rules(1) if r.kind != "trial"]
-        path: list[bytes] = []
-        known: tuple[int, int] | None = None
-        while not self.kernel.closure(work, plain, work.solution) and not work.is_solved():
-            key = _key(work)
-            known = self._rest.get(key)
-            if known is not None:
-                break
-            step = probe.next_step(work)
-            if step is None:
-                break
-            path.append(key)
-            work.apply(step)
-        if known is None:
-            known = (sum(1 for v in work.values if not v), 0)
-        left, trials = known[0], known[1] + len(path)
-        if len(self._rest) > REST_CACHE:
-            self._rest.clear()
-        for i, key in enumerate(path):
-            self._rest[key] = (left, trials - i)
-        return left, trials
-
-    def _run(self, work: Board, goal: Sequence[Target], depth: int | None) -> tuple[int, int, int]:
-        """Run the strategy on ``work``, with trials of ``depth`` 1 or none
-        (None), until it is solved, stuck, contradictory or ``goal`` holds
-        (when given): (empty cells left, trial steps, steps)."""
-        probe = self._probe_engine()
-        plain = None if depth else probe.plain_top()
-        trials = steps = 0
-        contradiction = self.kernel.contradiction
-        while contradiction(work) is None and not work.is_solved():
-            if goal and all(holds(work, t) for t in goal):
-                break
-            step = probe.next_step(work, plain)
-            if step is None:
-                break
-            work.apply(step)
-            trials += step.depth > 0
-            steps += 1
-        return sum(1 for v in work.values if not v), trials, steps
 
     def _easiest(self, board: Board, step: Step, rules: Sequence[Rule]) -> Step:
         """Easiest trial first: ``step`` is the first step of the trial rule
@@ -374,25 +270,6 @@ class Engine:
 
 
 #: A position: its values and candidates.
-def _key(board: Board) -> bytes:
-    """The position, compactly: values, then candidate masks."""
-    code = "I" if board.geo.n <= 32 else "Q"
-    return bytes(board.values) + array(code, board.cands).tobytes()
-
-
-def _with(board: Board, facts: Sequence[Target], solution: tuple[int, ...] | None) -> Board:
-    """A copy of ``board`` where ``facts`` hold, with ``solution`` attached."""
-    work = board.copy()
-    work.solution = solution
-    for placed, c, v in facts:
-        if placed:
-            if not work.values[c]:
-                work.place(c, v)
-        else:
-            work.cands[c] &= ~(1 << (v - 1))
-    return work
-
-
 def _targets(hint: Hint) -> list[Target]:
     """What a hint concludes, as (placed, cell, value)."""
     return ([(True, c, d) for c, d in hint.placements]

@@ -10,9 +10,10 @@ import pytest
 from test_easiest_trial import engine, path
 
 from grader import native
-from grader.engine import AHEAD, Engine, _with
+from grader.engine import Engine
 from grader.explain.core import walkthrough
 from grader.formats import parse_grid_token
+from grader.lookahead import AHEAD, with_facts
 from grader.nested import size
 from grader.steps import Step
 
@@ -51,7 +52,7 @@ def test_the_nested_step_is_the_cheapest_of_the_steps_compared() -> None:
     rule = next(r for r in eng.rules(2) if r.code == step.rule)
     choices = list(rule.choices(board))[:AHEAD]  # type: ignore[attr-defined]
     assert len(choices) > 1
-    costs = [eng._cost(board, 2, c.conclusions, c.branches) for c in choices]
+    costs = [eng.lookahead.cost(board, 2, c.conclusions, c.branches) for c in choices]
     best = choices[costs.index(min(costs))]
     assert set(best.conclusions) == (
         {(True, c, v) for c, v in step.placements} | {(False, c, v) for c, v in step.eliminations})
@@ -70,7 +71,7 @@ def test_many_trials_of_depth_1_look_ahead_too() -> None:
     eng = engine()
     easiest = path(MANY_TRIALS, eng)
     trials = [b for b, s in easiest if s.depth]
-    assert any(eng._hard(b) for b in trials)
+    assert any(eng.lookahead.hard(b) for b in trials)
     assert max(s.depth for _, s in easiest) == 1
     assert len(trials) < len([s for _, s in path(MANY_TRIALS, engine("scan")) if s.depth])
 
@@ -90,9 +91,9 @@ def test_running_ahead_to_the_end_takes_the_trials_one_step_at_a_time_would() ->
     stuck = [b for b, s in path(MANY_TRIALS, engine("scan")) if s.depth]
     assert len(stuck) >= 4
     for board in stuck:
-        slow = eng._run(_with(board, (), board.solution), (), 1)
-        fresh = engine()._finish(_with(board, (), board.solution))
-        again = eng._finish(_with(board, (), board.solution))
-        remembered = eng._finish(_with(board, (), board.solution))
+        slow = eng.lookahead.run(with_facts(board, (), board.solution), (), 1)
+        fresh = engine().lookahead.finish(with_facts(board, (), board.solution))
+        again = eng.lookahead.finish(with_facts(board, (), board.solution))
+        remembered = eng.lookahead.finish(with_facts(board, (), board.solution))
         assert fresh == again == remembered == slow[:2]
         assert slow[0] == 0 and slow[1] > 0
