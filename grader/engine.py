@@ -92,8 +92,7 @@ class Engine:
         if max_depth is not None:
             self._max_depth = min(self._max_depth, max_depth)
         #: the trial that leaves the least to explain (:mod:`grader.lookahead`)
-        self.lookahead = LookAhead(lambda: Engine(self.hierarchy, record=False,
-                                                  kernel=self.kernel, max_depth=1))
+        self.lookahead = LookAhead(self._probe_engine)
         for rule in self.rules(1):
             rule.accelerated()  # NativeRuleError now for a description C does not know
 
@@ -174,6 +173,11 @@ class Engine:
         """The highest level below every trial rule (None without trials)."""
         levels = [r.level for r in self.rules(1) if r.kind == "trial"]
         return min(levels) - 1 if levels else None
+
+    def _probe_engine(self) -> Engine:
+        """The engine the look-ahead runs: this table and kernel, trials of
+        depth 1, nothing recorded."""
+        return Engine(self.hierarchy, record=False, kernel=self.kernel, max_depth=1)
 
     def _looks_ahead(self, rule: Rule) -> bool:
         return (self.options.get("order", "easiest") == "easiest"

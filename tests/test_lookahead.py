@@ -6,6 +6,8 @@ depth stay the strategy's; grading and explaining take the same steps."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from test_easiest_trial import engine, path
 
@@ -97,3 +99,12 @@ def test_running_ahead_to_the_end_takes_the_trials_one_step_at_a_time_would() ->
         remembered = eng.lookahead.finish(with_facts(board, (), board.solution))
         assert fresh == again == remembered == slow[:2]
         assert slow[0] == 0 and slow[1] > 0
+
+
+def test_an_engine_that_looked_ahead_still_pickles() -> None:
+    """Engines and graders travel to worker processes: the look-ahead and what
+    it remembers must not stop that."""
+    eng = engine()
+    before = [facts(s) for _, s in path(MANY_TRIALS, eng)]
+    copy = pickle.loads(pickle.dumps(eng))
+    assert [facts(s) for _, s in path(MANY_TRIALS, copy)] == before
