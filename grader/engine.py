@@ -273,7 +273,6 @@ class Engine:
         return trace
 
 
-#: A position: its values and candidates.
 def _targets(hint: Hint) -> list[Target]:
     """What a hint concludes, as (placed, cell, value)."""
     return ([(True, c, d) for c, d in hint.placements]

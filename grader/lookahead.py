@@ -47,12 +47,14 @@ class LookAhead:
     def __init__(self, probe: Callable[[], Engine]) -> None:
         self._make_probe = probe
         self._probe: Engine | None = None
+        self._plain: list[Rule] = []
         self._rest: dict[bytes, tuple[int, int]] = {}
 
     @property
     def probe(self) -> Engine:
         if self._probe is None:
             self._probe = self._make_probe()
+            self._plain = [r for r in self._probe.rules(1) if r.kind != "trial"]
         return self._probe
 
     def hard(self, board: Board) -> bool:
@@ -102,8 +104,7 @@ class LookAhead:
         trials are taken one by one, as :meth:`run` would take them.  What
         is left from each position a trial is taken on is remembered: the
         strategy's step there depends on the position only."""
-        probe = self.probe
-        plain = [r for r in probe.rules(1) if r.kind != "trial"]
+        probe, plain = self.probe, self._plain
         path: list[bytes] = []
         known: tuple[int, int] | None = None
         while not probe.kernel.closure(work, plain, work.solution) and not work.is_solved():
