@@ -33,7 +33,8 @@ from grader import native  # noqa: E402
 from grader.formats import iter_source  # noqa: E402
 from grader.grading import Grader  # noqa: E402
 
-DEFAULTS = [ROOT / "puzzles" / "se-easy-500.txt", ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"]
+DEFAULTS = [ROOT / "puzzles" / "se-easy-500.txt",
+            ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"]
 
 
 def grade_file(grader: Grader, path: Path, limit: int | None = None,

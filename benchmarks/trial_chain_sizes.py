@@ -1,13 +1,15 @@
 """How long trial explanations are: steps inside trial branches per grid.
 
-    python benchmarks/trial_chain_sizes.py [FILE] [--full-trace] [--limit N] [--show N]
+    python benchmarks/trial_chain_sizes.py [FILE] [--full-trace] [--top] [--limit N] [--show N]
 
 Grades every grid of FILE (default: ../shared/puzzles/bench-mixed.txt beside
 the checkout) to learn its nesting depth, then builds the ``explain -f json``
 document of every grid that needs trials and counts the lines inside trial
 branches, nested branches included: the links of each branch's chain (or,
 with ``--full-trace``, the sub-steps of the recorded propagation, as
-``explain --full-trace`` prints them).  Prints, per depth, the number of
+``explain --full-trace`` prints them); with ``--top``, only the lines of the
+trial steps' own branches (a nested trial is one line, its inner lines are
+not counted).  Prints, per depth, the number of
 grids, the median and the maximum, how many of those lines are in the steps
 that nest trials (depth 2 and more) and the CPU seconds one grid's
 explanation takes (median, max), then how many branches end in neither a
@@ -41,8 +43,10 @@ from grader.grading import Grader  # noqa: E402
 DEFAULT = ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"
 
 
-def count(step: dict[str, Any], full: bool) -> tuple[int, int]:
-    """(lines inside the branches of ``step``, branches without an ending)."""
+def count(step: dict[str, Any], full: bool, top: bool = False) -> tuple[int, int]:
+    """(lines inside the branches of ``step``, branches without an ending);
+    with ``top``, a nested trial is one line of its branch (its own lines are
+    not counted)."""
     lines = unended = 0
     for b in step.get("branches") or []:
         items = b["steps"] if full or "chain" not in b else b["chain"]
@@ -51,7 +55,7 @@ def count(step: dict[str, Any], full: bool) -> tuple[int, int]:
         lines += len(items)
         if "chain" in b and not b.get("end"):
             unended += 1
-        for sub in items:
+        for sub in [] if top else items:
             n, u = count(sub.get("trial") or sub, full)
             lines += n
             unended += u
@@ -72,6 +76,8 @@ def main() -> None:
     ap.add_argument("file", nargs="?", default=str(DEFAULT))
     ap.add_argument("--full-trace", action="store_true",
                     help="count the recorded propagation instead of the chains")
+    ap.add_argument("--top", action="store_true",
+                    help="count a nested trial as one line of its branch")
     ap.add_argument("--limit", type=int, default=None, help="only the first N grids")
     ap.add_argument("--show", type=int, default=0, help="print the N longest grids")
     args = ap.parse_args()
@@ -96,14 +102,15 @@ def main() -> None:
         cpu[r.depth].append(time.process_time() - t)
         total = deep = 0
         for step in doc["steps"]:
-            lines, u = count(step, args.full_trace)
+            lines, u = count(step, args.full_trace, args.top)
             total += lines
             deep += lines if (step.get("depth") or 0) > 1 else 0
             unended += u
         sizes[r.depth].append((total, rec.index, len(doc["steps"])))
         nested[r.depth].append(deep)
     seconds = time.process_time() - t0
-    what = "sub-steps of the recorded propagation" if args.full_trace else "chain links"
+    what = ("sub-steps of the recorded propagation" if args.full_trace
+            else "chain links, nested trials as one line" if args.top else "chain links")
     print(f"{args.file}: {what} inside trial branches, per grid")
     for depth in sorted(sizes):
         xs = [t for t, _, _ in sizes[depth]]
