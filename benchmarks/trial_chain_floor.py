@@ -36,10 +36,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from trial_chain_sizes import grids  # noqa: E402
+
 from grader.board import Board  # noqa: E402
 from grader.engine import Engine  # noqa: E402
 from grader.explain.core import walkthrough  # noqa: E402
-from grader.formats import iter_source  # noqa: E402
 from grader.lookahead import AHEAD  # noqa: E402
 from grader.nested import chain_size, short_chain  # noqa: E402
 from grader.rule import Rule  # noqa: E402
@@ -119,11 +120,8 @@ def main() -> None:
     plain = [r for r in engine.rules(1) if r.kind != "trial"]
     rows = []
     t0 = time.process_time()
-    for n, rec in enumerate(iter_source(args.file), start=1):
-        if args.limit is not None and n > args.limit:
-            break
-        if rec.grid is None:
-            continue
+    for rec in grids(args.file, args.limit):
+        assert rec.grid is not None
         wt = walkthrough(Board.from_values(rec.grid.geo, list(rec.grid.values)), engine)
         steps = wt.steps[:wt.ensure()]
         deep = [i for i, s in enumerate(steps) if s.depth > 1]

@@ -27,6 +27,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from grader.board import Board  # noqa: E402
 from grader.engine import Engine  # noqa: E402
 from grader.explain.core import walkthrough  # noqa: E402
 from grader.explain.document import document  # noqa: E402
-from grader.formats import Grid, iter_source  # noqa: E402
+from grader.formats import Grid, Record, iter_source  # noqa: E402
 from grader.grading import Grader  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"
@@ -60,6 +61,16 @@ def count(step: dict[str, Any], full: bool, top: bool = False) -> tuple[int, int
             lines += n
             unended += u
     return lines, unended
+
+
+def grids(path: str, limit: int | None) -> Iterator[Record]:
+    """The records of ``path`` that hold a grid, of its first ``limit`` (all
+    when None)."""
+    for n, rec in enumerate(iter_source(path), start=1):
+        if limit is not None and n > limit:
+            return
+        if rec.grid is not None:
+            yield rec
 
 
 def explain_json(grid: Grid, engine: Engine, full: bool) -> dict[str, Any]:
@@ -89,11 +100,8 @@ def main() -> None:
     cpu: dict[int, list[float]] = defaultdict(list)
     unended = 0
     t0 = time.process_time()
-    for n, rec in enumerate(iter_source(args.file), start=1):
-        if args.limit is not None and n > args.limit:
-            break
-        if rec.grid is None:
-            continue
+    for rec in grids(args.file, args.limit):
+        assert rec.grid is not None
         r = grader.grade_record(rec)
         if r.verdict != "ok" or not r.depth:
             continue
