@@ -1319,20 +1319,30 @@ static void hidden_quads(Pos *P) {
 }
 
 static void triplet(Pos *P, int c1, int c2, int c3, cm_t common) {
-    int sets[NC], ns = 0;
-    for (cm_t t = common; t; t &= t - 1) sets[ns++] = P->cands[low(t)];
+    /* bad: the value sets of three (a 9-bit mask of at most 3 digits) that
+       hold every candidate of some excluder (an excluder has 2 or 3) */
+    uint64_t bad[8] = {0};
+    for (cm_t t = common; t; t &= t - 1) {
+        int e = P->cands[low(t)];
+        bad[e >> 6] |= (uint64_t)1 << (e & 63);
+        if (__builtin_popcount(e) != 2) continue;
+        for (int d = 0; d < 9; d++)
+            if (!(e >> d & 1)) bad[(e | 1 << d) >> 6] |= (uint64_t)1 << ((e | 1 << d) & 63);
+    }
     int s12 = has(PEER[c1], c2), s13 = has(PEER[c1], c3), s23 = has(PEER[c2], c3);
+    int k1 = P->cands[c1], k2 = P->cands[c2], k3 = P->cands[c3];
     int ok1 = 0, ok2 = 0, ok3 = 0;
-    for (int a = 0; a < 9; a++) {
-        if (!(P->cands[c1] >> a & 1)) continue;
-        for (int b = 0; b < 9; b++) {
-            if (!(P->cands[c2] >> b & 1) || (s12 && a == b)) continue;
-            for (int c = 0; c < 9; c++) {
-                if (!(P->cands[c3] >> c & 1) || (s13 && a == c) || (s23 && b == c)) continue;
-                int m = (1 << a) | (1 << b) | (1 << c), hit = 0;
-                for (int k = 0; k < ns && !hit; k++)
-                    if (!(sets[k] & ~m)) hit = 1;
-                if (hit) continue;
+    /* every candidate of the three allowed: nothing to remove, stop early */
+    for (int ma = k1; ma && (ok1 != k1 || ok2 != k2 || ok3 != k3); ma &= ma - 1) {
+        int a = __builtin_ctz((unsigned)ma);
+        for (int mb = k2; mb; mb &= mb - 1) {
+            int b = __builtin_ctz((unsigned)mb);
+            if (s12 && a == b) continue;
+            for (int mc = k3; mc; mc &= mc - 1) {
+                int c = __builtin_ctz((unsigned)mc);
+                if ((s13 && a == c) || (s23 && b == c)) continue;
+                int m = (1 << a) | (1 << b) | (1 << c);
+                if (bad[m >> 6] >> (m & 63) & 1) continue;
                 ok1 |= 1 << a;
                 ok2 |= 1 << b;
                 ok3 |= 1 << c;

@@ -37,7 +37,7 @@ typedef uint64_t M;
    every entry point adds its call's counts to `totals` once it holds the GIL
    again (work_flush), so `totals` is only ever touched under the GIL. */
 typedef struct {
-    unsigned long long fix, trial_pass, closure[8], closure_true[8];
+    unsigned long long fix, trial_pass, closure[8], closure_true[8], seeded, carried;
 } Counters;
 static THREAD_LOCAL Counters work;
 static Counters totals;
@@ -45,6 +45,8 @@ static Counters totals;
 static void work_flush(void) {
     totals.fix += work.fix;
     totals.trial_pass += work.trial_pass;
+    totals.seeded += work.seeded;
+    totals.carried += work.carried;
     for (int i = 0; i < 8; i++) {
         totals.closure[i] += work.closure[i];
         totals.closure_true[i] += work.closure_true[i];
@@ -846,8 +848,17 @@ typedef struct {
    assumption) often needs the closure of the same assumption several times
    (a cell pivot and the region pivots that share an alternative, then
    reductio after disjunctive construction on the same position).  Results
-   do not depend on the solution hint, so it is not part of the key. */
-#define MEMO_MAX_STATES 2048
+   do not depend on the solution hint, so it is not part of the key.
+
+   The strategy only ever adds to a position, and the closure is monotonic:
+   when the next search of the same rules and depth comes to a position that
+   holds everything the memo's position held, an assumption that ended in a
+   contradiction there ends in one here, and the closure kept there is a
+   start for the closure here (a seed: the closure of the seed with the new
+   position's placements and eliminations is the closure of the assumption on
+   the new position).  So the memo is carried forward instead of emptied. */
+#define MEMO_MAX_BYTES ((size_t)24 << 20) /* of kept closures, per slot */
+#define MEMO_SLOTS 3                       /* by depth: 0, 1, 2 and more */
 typedef struct {
     int valid, depth, nc;
     const Geo *g;
@@ -855,12 +866,15 @@ typedef struct {
     uint8_t v[MAXC];
     M c[MAXC];
     int8_t *conf;  /* nc * 64: -1 unknown, 0 consistent, 1 contradiction */
+    int8_t *seed;  /* nc * 64: 1 when res holds the closure at an earlier position */
     State **res;   /* nc * 64: the closure, when kept */
-    int kept;
+    size_t kept;
 } Memo;
 
-/* one memo per thread: calls release the GIL, and Dask runs grids in threads */
-static THREAD_LOCAL Memo memo_store;
+/* memos per thread: calls release the GIL, and Dask runs grids in threads;
+   one per depth, so that the searches of depth 1 made between two nested
+   searches do not empty the nested one */
+static THREAD_LOCAL Memo memo_store[MEMO_SLOTS];
 
 static void memo_reset(Memo *m) {
     if (m->res) {
@@ -868,28 +882,82 @@ static void memo_reset(Memo *m) {
         free(m->res);
     }
     free(m->conf);
+    free(m->seed);
     m->res = NULL;
-    m->conf = NULL;
+    m->conf = m->seed = NULL;
     m->valid = 0;
     m->kept = 0;
 }
 
-/* the memo for (g, P, depth, position st), emptied if it held another */
+static void memo_reset_all(void) {
+    for (int i = 0; i < MEMO_SLOTS; i++) memo_reset(&memo_store[i]);
+}
+
+/* Does position st hold everything position (v, c) held? */
+static int extends(const Geo *g, const State *st, const uint8_t *v, const M *c) {
+    for (int x = 0; x < g->nc; x++) {
+        if (v[x]) {
+            if (st->v[x] != v[x]) return 0;
+        } else if (st->v[x]) {
+            if (!(c[x] >> (st->v[x] - 1) & 1)) return 0;
+        } else if (st->c[x] & ~c[x]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* the memo for (g, P, depth, position st): carried forward when st extends
+   its position (see above), else emptied if it held another */
 static Memo *memo_for(const Geo *g, const State *st, const Rules *P, int depth) {
-    Memo *m = &memo_store;
-    if (m->valid && m->g == g && m->depth == depth && !memcmp(&m->P, P, sizeof(Rules)) &&
-        !memcmp(m->v, st->v, g->nc) && !memcmp(m->c, st->c, sizeof(M) * g->nc))
+    Memo *m = &memo_store[depth < MEMO_SLOTS ? depth : MEMO_SLOTS - 1];
+    int same_search = m->valid && m->g == g && m->depth == depth &&
+                      !memcmp(&m->P, P, sizeof(Rules));
+    if (same_search && !memcmp(m->v, st->v, g->nc) && !memcmp(m->c, st->c, sizeof(M) * g->nc))
         return m;
-    memo_reset(m);
-    m->conf = malloc((size_t)g->nc * 64);
-    m->res = calloc((size_t)g->nc * 64, sizeof(State *));
-    if (!m->conf || !m->res) { memo_reset(m); return NULL; }
-    memset(m->conf, -1, (size_t)g->nc * 64);
-    m->g = g; m->depth = depth; m->P = *P; m->nc = g->nc;
+    if (same_search && extends(g, st, m->v, m->c)) {
+        work.carried++;
+        for (int key = 0; key < g->nc * 64; key++) {
+            if (m->conf[key] == 1) continue;
+            m->conf[key] = -1;
+            if (m->res[key]) m->seed[key] = 1;
+        }
+    } else {
+        memo_reset(m);
+        m->conf = malloc((size_t)g->nc * 64);
+        m->seed = calloc((size_t)g->nc * 64, 1);
+        m->res = calloc((size_t)g->nc * 64, sizeof(State *));
+        if (!m->conf || !m->seed || !m->res) { memo_reset(m); return NULL; }
+        memset(m->conf, -1, (size_t)g->nc * 64);
+        m->g = g; m->depth = depth; m->P = *P; m->nc = g->nc;
+        m->valid = 1;
+    }
     memcpy(m->v, st->v, g->nc);
     memcpy(m->c, st->c, sizeof(M) * g->nc);
-    m->valid = 1;
     return m;
+}
+
+/* scratch <- the seed s (a closure at an earlier position) with what st
+   adds; 1 when the two disagree (the assumption contradicts st) */
+static int from_seed(const Geo *g, const State *st, const State *s, State *scratch) {
+    st_copy(g, scratch, s);
+    for (int x = 0; x < g->nc; x++) {
+        int v = st->v[x];
+        if (v) {
+            if (scratch->v[x]) {
+                if (scratch->v[x] != v) return 1;
+            } else {
+                if (!(scratch->c[x] >> (v - 1) & 1)) return 1;
+                place(g, scratch, x, v);
+            }
+        } else if (scratch->v[x]) {
+            if (!(st->c[x] >> (scratch->v[x] - 1) & 1)) return 1;
+        } else {
+            scratch->c[x] &= st->c[x];
+        }
+    }
+    st_all_dirty(g, scratch);
+    return 0;
 }
 
 /* Closure of the assumption (cell <- val) on st: returns 1 on contradiction
@@ -902,19 +970,30 @@ static int branch(const Geo *g, const State *st, const Rules *P, int d, int clea
         *out = m->res[key] ? m->res[key] : scratch;
         return m->conf[key];
     }
-    st_copy(g, scratch, st);
-    if (!clean) st_all_dirty(g, scratch);
-    place(g, scratch, cell, val);
-    int conflict = closure(g, scratch, P, d, bsol);
+    int conflict;
+    if (m && m->seed[key] && m->res[key]) {
+        work.seeded++;
+        conflict = from_seed(g, st, m->res[key], scratch) ||
+                   closure(g, scratch, P, d, bsol);
+        free(m->res[key]);
+        m->res[key] = NULL;
+        m->seed[key] = 0;
+        m->kept -= sizeof(State);
+    } else {
+        st_copy(g, scratch, st);
+        if (!clean) st_all_dirty(g, scratch);
+        place(g, scratch, cell, val);
+        conflict = closure(g, scratch, P, d, bsol);
+    }
     *out = scratch;
     if (m) {
         m->conf[key] = (int8_t)conflict;
-        if (!conflict && m->kept < MEMO_MAX_STATES) {
+        if (!conflict && m->kept + sizeof(State) <= MEMO_MAX_BYTES) {
             State *keep = malloc(sizeof(State));
             if (keep) {
                 st_copy(g, keep, scratch);
                 m->res[key] = keep;
-                m->kept++;
+                m->kept += sizeof(State);
                 *out = keep;
             }
         }
@@ -1333,6 +1412,312 @@ static void solve_rec(SolveCtx *x, State *st) {
 }
 
 /* ------------------------------------------------------------------ */
+/* the minimal-level strategy, one step at a time (grading)             */
+/*                                                                      */
+/* Each s_* function finds the FIRST step of its rule in the order of   */
+/* the Python rule (rules/singles.py, lines.py, subsets.py, fish.py),   */
+/* applies it to st and returns 1, or returns 0.  The steps are the      */
+/* Python rules' own, one at a time, so a grade counts the same steps   */
+/* whichever kernel ran it.                                             */
+
+/* single position: columns, then rows, then blocks; values ascending */
+static int s_position(const Geo *g, State *st) {
+    int n = g->n;
+    for (int t = 0; t < g->nr; t++) {
+        int r = t < n ? n + t : (t < 2 * n ? t - n : t);
+        const short *cells = g->reg[r];
+        M once = 0, twice = 0;
+        for (int j = 0; j < n; j++) { M m = st->c[cells[j]]; twice |= once & m; once |= m; }
+        M hidden = once & ~twice;
+        if (!hidden) continue;
+        M bit = hidden & (~hidden + 1);
+        for (int j = 0; j < n; j++)
+            if (st->c[cells[j]] & bit) { place(g, st, cells[j], lowv(bit)); return 1; }
+    }
+    return 0;
+}
+
+/* single candidate: cell order */
+static int s_candidate(const Geo *g, State *st) {
+    for (int c = 0; c < g->nc; c++) {
+        M m = st->c[c];
+        if (m && !(m & (m - 1)) && !st->v[c]) { place(g, st, c, lowv(m)); return 1; }
+    }
+    return 0;
+}
+
+/* eliminate `bit` from the cells of region r that hold it and pass keep(c) == 0 */
+static int elim_in(const Geo *g, State *st, int r, M bit, int kind, int which) {
+    int got = 0;
+    for (int j = 0; j < g->n; j++) {
+        int c = g->reg[r][j];
+        if (!(st->c[c] & bit)) continue;
+        int inside = kind == 0 ? g->crow[c] == which : kind == 1 ? g->ccol[c] == which
+                                                                 : g->cblk[c] == which;
+        if (!inside) got += elim(g, st, c, bit);
+    }
+    return got;
+}
+
+/* candidate lines: blocks (row case, then column case), then rows and
+   columns (claiming); values ascending */
+static int s_lines(const Geo *g, State *st) {
+    int n = g->n;
+    for (int k = 0; k < n; k++) {
+        const short *bc = g->reg[2 * n + k];
+        M uni = 0;
+        for (int j = 0; j < n; j++) uni |= st->c[bc[j]];
+        while (uni) {
+            M bit = uni & (~uni + 1);
+            uni ^= bit;
+            int first = -1, row = 1, col = 1;
+            for (int j = 0; j < n; j++) {
+                int c = bc[j];
+                if (!(st->c[c] & bit)) continue;
+                if (first < 0) first = c;
+                else { row &= g->crow[c] == g->crow[first]; col &= g->ccol[c] == g->ccol[first]; }
+            }
+            if (row && elim_in(g, st, g->crow[first], bit, 2, k)) return 1;
+            if (col && elim_in(g, st, n + g->ccol[first], bit, 2, k)) return 1;
+        }
+    }
+    for (int l = 0; l < 2 * n; l++) {
+        const short *lc = g->reg[l];
+        M uni = 0;
+        for (int j = 0; j < n; j++) uni |= st->c[lc[j]];
+        while (uni) {
+            M bit = uni & (~uni + 1);
+            uni ^= bit;
+            int first = -1, same = 1;
+            for (int j = 0; j < n; j++) {
+                int c = lc[j];
+                if (!(st->c[c] & bit)) continue;
+                if (first < 0) first = c;
+                else same &= g->cblk[c] == g->cblk[first];
+            }
+            if (same && elim_in(g, st, 2 * n + g->cblk[first], bit, l < n ? 0 : 1,
+                                l < n ? l : l - n))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* the next combination of `size` out of `m` in lexicographic order; 0 at the end */
+static int next_combo(int *idx, int size, int m) {
+    int i = size - 1;
+    while (i >= 0 && idx[i] == m - size + i) i--;
+    if (i < 0) return 0;
+    idx[i]++;
+    for (int j = i + 1; j < size; j++) idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
+/* multiple lines: bands (rows), then stacks (columns); values ascending;
+   block sets by size, then in lexicographic order */
+static int s_multi(const Geo *g, State *st) {
+    int n = g->n;
+    for (int orient = 0; orient < 2; orient++) {
+        int ngroups = orient == 0 ? g->nbands : g->per_band;
+        int nblk = orient == 0 ? g->per_band : g->nbands;
+        if (nblk < 3) continue;
+        for (int gi = 0; gi < ngroups; gi++) {
+            const short *group = orient == 0 ? g->band[gi] : g->stack[gi];
+            for (int v = 1; v <= n; v++) {
+                M bit = (M)1 << (v - 1), lines_in[MAXN];
+                for (int i = 0; i < nblk; i++) {
+                    const short *bc = g->reg[2 * n + group[i]];
+                    M m = 0;
+                    for (int j = 0; j < n; j++)
+                        if (st->c[bc[j]] & bit)
+                            m |= (M)1 << (orient == 0 ? g->crow[bc[j]] : g->ccol[bc[j]]);
+                    lines_in[i] = m;
+                }
+                for (int size = 2; size < nblk; size++) {
+                    int idx[MAXN];
+                    for (int i = 0; i < size; i++) idx[i] = i;
+                    do {
+                        M uni = 0, in = 0;
+                        int ok = 1;
+                        for (int i = 0; i < size && ok; i++) {
+                            if (!lines_in[idx[i]]) ok = 0;
+                            uni |= lines_in[idx[i]];
+                            in |= (M)1 << idx[i];
+                        }
+                        if (!ok || popc(uni) != size) continue;
+                        int got = 0;
+                        for (int i = 0; i < nblk; i++) {
+                            if (in >> i & 1) continue;
+                            const short *bc = g->reg[2 * n + group[i]];
+                            for (int j = 0; j < n; j++) {
+                                int c = bc[j], line = orient == 0 ? g->crow[c] : g->ccol[c];
+                                if (uni >> line & 1) got += elim(g, st, c, bit);
+                            }
+                        }
+                        if (got) return 1;
+                    } while (next_combo(idx, size, nblk));
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* subsets of `m` masks of size k whose union has exactly k bits, in the
+   lexicographic order of rules/subsets.py; stops at the first for which
+   cb returns nonzero */
+typedef int (*FirstCb)(void *ctx, const int *idx, int k, M uni);
+static int subset_first(const M *masks, int m, int k, int *idx, int depth, int start, M uni,
+                        FirstCb cb, void *ctx) {
+    int need = k - depth;
+    if (need == 0) return popc(uni) == k ? cb(ctx, idx, k, uni) : 0;
+    for (int i = start; i <= m - need; i++) {
+        M u = uni | masks[i];
+        if (popc(u) > k) continue;
+        idx[depth] = i;
+        if (subset_first(masks, m, k, idx, depth + 1, i + 1, u, cb, ctx)) return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    RegionCtx r;
+    M pos[MAXN];     /* per value: its positions over the empties */
+    int naked;       /* 1: a naked set's values leave the other cells; 0: hidden */
+} SetCtx;
+
+/* apply a set found: cells (mask over the empties) and values vm */
+static int set_found(SetCtx *x, M cells, M vm) {
+    int got = 0;
+    for (int i = 0; i < x->r.p; i++) {
+        int in = (int)(cells >> i & 1);
+        if (x->naked && !in) got += elim(x->r.g, x->r.st, x->r.empties[i], vm);
+        if (!x->naked && in) got += elim(x->r.g, x->r.st, x->r.empties[i], ~vm);
+    }
+    return got > 0;
+}
+
+static M values_mask(const SetCtx *x, const int *idx, int k) {
+    M vm = 0;
+    for (int i = 0; i < k; i++) vm |= (M)1 << (x->r.values[idx[i]] - 1);
+    return vm;
+}
+
+static M idx_mask(const int *idx, int k) {
+    M m = 0;
+    for (int i = 0; i < k; i++) m |= (M)1 << idx[i];
+    return m;
+}
+
+/* naked, direct: cells idx, values uni */
+static int cb_naked_first(void *ctx, const int *idx, int k, M uni) {
+    return set_found(ctx, idx_mask(idx, k), uni);
+}
+
+/* naked through its hidden dual: values idx whose positions are cellmask */
+static int cb_naked_dual(void *ctx, const int *idx, int h, M cellmask) {
+    SetCtx *x = ctx;
+    M hv = values_mask(x, idx, h), uni = 0, cells = 0;
+    for (int i = 0; i < x->r.p; i++)
+        if (!(cellmask >> i & 1)) { cells |= (M)1 << i; uni |= x->r.st->c[x->r.empties[i]]; }
+    if ((uni & hv) || popc(uni) != x->r.k) return 0;
+    return set_found(x, cells, uni);
+}
+
+/* hidden, direct: values idx whose positions are cellmask */
+static int cb_hidden_first(void *ctx, const int *idx, int k, M cellmask) {
+    SetCtx *x = ctx;
+    return set_found(x, cellmask, values_mask(x, idx, k));
+}
+
+/* hidden through its naked dual: cells idx holding only the values uni */
+static int cb_hidden_dual(void *ctx, const int *idx, int h, M uni) {
+    SetCtx *x = ctx;
+    M all = 0;
+    for (int i = 0; i < x->r.nvals; i++) all |= (M)1 << (x->r.values[i] - 1);
+    M vm = all & ~uni;
+    if (popc(vm) != x->r.k) return 0;
+    M cells = ((M)1 << x->r.p) - 1;
+    return set_found(x, cells & ~idx_mask(idx, h), vm);
+}
+
+/* naked (naked = 1) or hidden subsets of sizes lo..hi: sizes ascending, then
+   regions (rows, columns, blocks), then sets in lexicographic order */
+static int s_subsets(const Geo *g, State *st, int naked, int lo, int hi) {
+    if (hi <= 0) hi = g->n - 1;
+    for (int k = lo; k <= hi; k++) {
+        for (int reg = 0; reg < g->nr; reg++) {
+            SetCtx x;
+            M cm[MAXN];
+            int idx[MAXN];
+            x.naked = naked;
+            region_state(g, st, reg, &x.r, x.pos);
+            int p = x.r.p;
+            if (k >= p || k <= 0) continue;
+            x.r.k = k;
+            for (int i = 0; i < p; i++) cm[i] = st->c[x.r.empties[i]];
+            int found;
+            if (2 * k <= p)
+                found = naked ? subset_first(cm, p, k, idx, 0, 0, 0, cb_naked_first, &x)
+                              : (k <= x.r.nvals &&
+                                 subset_first(x.pos, x.r.nvals, k, idx, 0, 0, 0, cb_hidden_first, &x));
+            else if (naked)
+                found = p - k <= x.r.nvals &&
+                        subset_first(x.pos, x.r.nvals, p - k, idx, 0, 0, 0, cb_naked_dual, &x);
+            else
+                found = subset_first(cm, p, p - k, idx, 0, 0, 0, cb_hidden_dual, &x);
+            if (found) return 1;
+        }
+    }
+    return 0;
+}
+
+static int cb_fish_first(void *ctx, const int *idx, int k, M cover) {
+    return cb_fish(ctx, idx, k, cover) > 0;
+}
+
+/* fish of size k: values ascending, rows as base before columns, base line
+   sets in lexicographic order */
+static int s_fish(const Geo *g, State *st, int k) {
+    int n = g->n;
+    for (int v = 1; v <= n; v++) {
+        M bit = (M)1 << (v - 1);
+        for (int kind = 0; kind < 2; kind++) {
+            FishCtx f;
+            M masks[MAXN];
+            int m = 0, idx[MAXN];
+            f.g = g; f.st = st; f.base_kind = kind; f.bit = bit;
+            for (int i = 0; i < n; i++) {
+                M pos = 0;
+                for (int j = 0; j < n; j++) {
+                    int c = kind == 0 ? i * n + j : j * n + i;
+                    if (st->c[c] & bit) pos |= (M)1 << j;
+                }
+                int cc = popc(pos);
+                if (cc >= 2 && cc <= k) { f.lines[m] = i; masks[m++] = pos; }
+            }
+            if (m < k) continue;
+            if (subset_first(masks, m, k, idx, 0, 0, 0, cb_fish_first, &f)) return 1;
+        }
+    }
+    return 0;
+}
+
+/* the first step of one rule, applied; 0 when it has none */
+static int first_step(const Geo *g, State *st, const RuleDesc *r) {
+    switch (r->fam) {
+    case FAM_SINGLES: return r->p1 == 2 ? s_candidate(g, st) : s_position(g, st);
+    case FAM_LINES: return s_lines(g, st);
+    case FAM_MULTI: return s_multi(g, st);
+    case FAM_NAKED: return s_subsets(g, st, 1, r->p1, r->p2);
+    case FAM_HIDDEN: return s_subsets(g, st, 0, r->p1, r->p2);
+    case FAM_FISH: return s_fish(g, st, r->p1);
+    }
+    return 0;
+}
+
+
+/* ------------------------------------------------------------------ */
 /* Python glue                                                          */
 
 static Geo *get_geo(PyObject *cap) {
@@ -1344,7 +1729,7 @@ static int parse_rules(PyObject *seq, Rules *P) {
     if (!f) return -1;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(f);
     if (k > MAXRULES) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "too many rules"); return -1; }
-    P->nr = 0;
+    memset(P, 0, sizeof(Rules)); /* memos compare whole descriptions */
     P->has_disj = P->has_red = 0;
     P->max_alt = 2;
     for (Py_ssize_t i = 0; i < k; i++) {
@@ -1419,7 +1804,7 @@ static void py_begin(PyObject *callbacks) {
 static int py_end(void) {
     py_rules = NULL;
     if (!py_err_type) return 0;
-    memo_reset(&memo_store);
+    memo_reset_all();
     PyErr_Restore(py_err_type, py_err_value, py_err_tb);
     py_err_type = py_err_value = py_err_tb = NULL;
     return -1;
@@ -1498,6 +1883,57 @@ static PyObject *py_reductio_first(PyObject *self, PyObject *args) {
    (index, kind, cell, value, region, alternatives) for the first pivot at or
    after `start` with a conclusion (kind 0 = placement, 1 = elimination;
    region -1 for a cell pivot; alternatives a list of (cell, value)), or None. */
+/* What the pivot p proves, as rules/branches.py conclusions_of gives it:
+   (placed, cell, value) triples in out (3 ints each); returns their count.
+   The live branches' closures come from the memo (eval_pivot kept them). */
+static int pivot_conclusions(const Geo *g, const State *st, const Pivot *p, const Rules *P,
+                             int d, int clean, const uint8_t *sol, Memo *m, M dead, int *out) {
+    int live[MAXN], nl = 0, cnt = 0;
+    for (int j = 0; j < p->n; j++)
+        if (!(dead >> j & 1)) live[nl++] = j;
+    if (nl <= 1) {
+        int j = nl ? live[0] : 0;
+        out[0] = nl; out[1] = p->cell[j]; out[2] = p->val[j];
+        return 1;
+    }
+    State *br = malloc(sizeof(State) * nl);
+    M *implied = calloc((size_t)g->nc, sizeof(M));
+    const State *bs[MAXN];
+    if (!br || !implied) { free(br); free(implied); return -1; }
+    for (int i = 0; i < nl; i++) {
+        int c = p->cell[live[i]], v = p->val[live[i]];
+        branch(g, st, P, d, clean, is_true(sol, c, v) ? sol : NULL, m, c, v, &br[i], &bs[i]);
+    }
+    for (int c = 0; c < g->nc; c++) {
+        if (st->v[c]) continue;
+        int v = bs[0]->v[c], all = v != 0;
+        for (int i = 1; i < nl && all; i++) all = bs[i]->v[c] == v;
+        if (!all) continue;
+        out[3 * cnt] = 1; out[3 * cnt + 1] = c; out[3 * cnt + 2] = v;
+        cnt++;
+        implied[c] = g->full; /* a placed cell has no eliminations of its own */
+        const short *pp = g->peers + c * g->np;
+        for (int i = 0; i < g->np; i++) implied[pp[i]] |= (M)1 << (v - 1);
+    }
+    for (int c = 0; c < g->nc; c++) {
+        M mk = st->c[c];
+        if (!mk) continue;
+        for (int i = 0; i < nl && mk; i++) {
+            mk &= ~bs[i]->c[c];
+            if (bs[i]->v[c]) mk &= ~((M)1 << (bs[i]->v[c] - 1));
+        }
+        mk &= ~implied[c];
+        while (mk) {
+            out[3 * cnt] = 0; out[3 * cnt + 1] = c; out[3 * cnt + 2] = lowv(mk);
+            cnt++;
+            mk &= mk - 1;
+        }
+    }
+    free(br);
+    free(implied);
+    return cnt;
+}
+
 static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
     PyObject *cap, *vals, *cands, *rules, *sol, *cbs = Py_None;
     int hd, hr, ma, depth, start;
@@ -1510,8 +1946,10 @@ static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
     Pivot *pv;
     int npv = pivots_of(k.g, k.st, k.P.max_alt, &pv);
     if (npv < 0) { call_free(&k); return PyErr_NoMemory(); }
-    int found = -1, kind = 0, tc = 0, tv = 0;
+    int found = -1, kind = 0, tc = 0, tv = 0, nt = 0;
     M dead = 0;
+    int *tg = malloc(sizeof(int) * 3 * ((size_t)k.g->nc * k.g->n + 1));
+    if (!tg) { free(pv); call_free(&k); return PyErr_NoMemory(); }
     Py_BEGIN_ALLOW_THREADS
     k.clean = at_fixpoint(k.g, k.st, &k.P);
     Memo *m = memo_for(k.g, k.st, &k.P, depth);
@@ -1520,9 +1958,11 @@ static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
                            &dead);
         if (r != 0) { found = i; break; }
     }
+    if (found >= 0)
+        nt = pivot_conclusions(k.g, k.st, &pv[found], &k.P, depth, k.clean, k.sol, m, dead, tg);
     Py_END_ALLOW_THREADS
     work_flush();
-    if (py_end()) { free(pv); call_free(&k); return NULL; }
+    if (py_end()) { free(tg); free(pv); call_free(&k); return NULL; }
     PyObject *res;
     if (found < 0) {
         Py_INCREF(Py_None);
@@ -1531,9 +1971,14 @@ static PyObject *py_disjunction_first(PyObject *self, PyObject *args) {
         PyObject *alts = PyList_New(pv[found].n);
         for (int j = 0; j < pv[found].n; j++)
             PyList_SET_ITEM(alts, j, Py_BuildValue("(ii)", pv[found].cell[j], pv[found].val[j]));
-        res = Py_BuildValue("(iiiiiNK)", found, kind, tc, tv, pv[found].region, alts,
-                            (unsigned long long)dead);
+        PyObject *targets = nt < 0 ? (Py_INCREF(Py_None), Py_None) : PyList_New(nt);
+        for (int j = 0; j < nt; j++)
+            PyList_SET_ITEM(targets, j, Py_BuildValue("(Oii)", tg[3 * j] ? Py_True : Py_False,
+                                                      tg[3 * j + 1], tg[3 * j + 2]));
+        res = Py_BuildValue("(iiiiiNKN)", found, kind, tc, tv, pv[found].region, alts,
+                            (unsigned long long)dead, targets);
     }
+    free(tg);
     free(pv);
     call_free(&k);
     return res;
@@ -1579,6 +2024,45 @@ static PyObject *py_first_progress(PyObject *self, PyObject *args) {
     free(tmp);
     call_free(&k);
     return PyLong_FromLong(first);
+}
+
+/* steps(geo, values, cands, rules, limit) -> (bytes: the rule of each step
+   applied, (values, cands)): the minimal-level strategy over `rules` (in
+   their order; C families only, no trials), one step at a time, until none
+   applies, the grid is solved, or `limit` steps */
+static PyObject *py_steps(PyObject *self, PyObject *args) {
+    PyObject *cap, *vals, *cands, *rules;
+    int limit;
+    if (!PyArg_ParseTuple(args, "OOOOi", &cap, &vals, &cands, &rules, &limit)) return NULL;
+    Call k;
+    if (call_init(&k, cap, vals, cands, rules, 0, 0, 2, Py_None)) return NULL;
+    for (int i = 0; i < k.P.nr; i++)
+        if (k.P.r[i].fam == FAM_PYTHON) {
+            call_free(&k);
+            PyErr_SetString(PyExc_ValueError, "steps: rules written in Python are not stepped in C");
+            return NULL;
+        }
+    if (limit < 0) limit = 0;
+    char *out = malloc((size_t)limit + 1);
+    if (!out) { call_free(&k); return PyErr_NoMemory(); }
+    int count = 0;
+    Py_BEGIN_ALLOW_THREADS
+    while (count < limit) {
+        int done = 1;
+        for (int c = 0; c < k.g->nc && done; c++) done = k.st->v[c] != 0;
+        if (done) break;
+        int i = 0;
+        while (i < k.P.nr && !first_step(k.g, k.st, &k.P.r[i])) i++;
+        if (i == k.P.nr) break;
+        out[count++] = (char)i;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *dumped = dump_state(k.g, k.st);
+    call_free(&k);
+    if (!dumped) { free(out); return NULL; }
+    PyObject *res = Py_BuildValue("(y#N)", out, (Py_ssize_t)count, dumped);
+    free(out);
+    return res;
 }
 
 /* contradiction(geo, values, cands) -> None or (kind, a, b), in the order of
@@ -1670,10 +2154,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 /* stats() -> dict of work counters since the module was loaded */
 static PyObject *py_stats(PyObject *self, PyObject *args) {
-    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K}", "fix", totals.fix, "trial_pass",
+    return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K}", "fix", totals.fix, "trial_pass",
                          totals.trial_pass, "closure0", totals.closure[0], "closure1",
                          totals.closure[1], "closure2", totals.closure[2], "closure1_true",
-                         totals.closure_true[1]);
+                         totals.closure_true[1], "memo_carried", totals.carried,
+                         "memo_seeded", totals.seeded);
 }
 
 static PyMethodDef methods[] = {
@@ -1683,6 +2168,7 @@ static PyMethodDef methods[] = {
     {"reductio_first", py_reductio_first, METH_VARARGS, "first contradicting assumption"},
     {"disjunction_first", py_disjunction_first, METH_VARARGS, "first pivot with a conclusion"},
     {"first_progress", py_first_progress, METH_VARARGS, "the first rule that can make progress"},
+    {"steps", py_steps, METH_VARARGS, "the minimal-level strategy, one step at a time"},
     {"contradiction", py_contradiction, METH_VARARGS, "the first contradiction, or None"},
     {"solve", py_solve, METH_VARARGS, "count solutions up to a limit"},
     {NULL, NULL, 0, NULL},

@@ -30,14 +30,14 @@ scale by the easiest patterns and chains (:mod:`grader.expert`)::
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from . import fields
 from .board import Board
-from .engine import Engine, Trace
+from .engine import Engine, Tally, Trace
 from .expert import RATED_SIZES, Rater, Walk
 from .formats import Grid, Record
 from .geometry import SYMBOLS, Geometry
@@ -87,19 +87,18 @@ class GradeResult(BaseModel):
 
 
 #: The contract's fields, in order: the model's own (one place to add a field;
-#: :mod:`grader.bulk.codec` reads and writes them by the model's types).
+#: :mod:`grader.bulk.codec` reads and writes them by the model's types), named
+#: in :mod:`grader.fields` too for the commands' help.
 CONTRACT_FIELDS: tuple[str, ...] = tuple(GradeResult.model_fields)
+if CONTRACT_FIELDS != fields.CONTRACT_FIELDS:  # pragma: no cover - caught by every test
+    raise ImportError(f"grader.fields.CONTRACT_FIELDS must be {CONTRACT_FIELDS}")
 
 
-def score_of(steps: list[Step], level: int) -> float:
+def score_of(steps: list[Step] | Tally, level: int) -> float:
+    """The score of a path (its steps, or their :class:`~grader.engine.Tally`)."""
     if level <= 0:
         return 0.0
-    w = 0.0
-    for s in steps:
-        x = float(2 ** (s.level - 1))
-        if s.depth > 1:
-            x *= 2 ** (s.depth - 1)
-        w += x
+    w = steps.weight if isinstance(steps, Tally) else Trace(list(steps)).tally().weight
     frac = w / (w + 20 * 2 ** (level - 1))
     return round(10 * level + min(9.99, 10 * frac), 2)
 
@@ -121,7 +120,7 @@ class Grader:
     def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False,
                  solver: Solver | None = None, record: bool = False,
                  kernel: Kernel | None = None) -> None:
-        self.engine = Engine(hierarchy, record=record, kernel=kernel)
+        self.engine = Engine(hierarchy, record=record, kernel=kernel, explain=False)
         self.hierarchy = self.engine.hierarchy
         self.check = check
         self.solver: Solver = solver or self.engine.kernel.solve
@@ -155,11 +154,23 @@ class Grader:
         return "ok", None, res.solution
 
     def trace(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Trace:
+        """Every step of the strategy on ``grid`` (debug mode: each checked
+        against ``solution``)."""
         board = Board.from_values(grid.geo, grid.values)
         if solution is not None:
             board.solution = tuple(solution)  # from the exact solver: unique, consistent
         return self.engine.solve(board, solution=list(solution) if solution and self.check
                                  else None, copy=False)
+
+    def tally(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Tally:
+        """The counts of the strategy's path on ``grid``, what a grade needs
+        (every step made and checked in debug mode)."""
+        if self.check:
+            return self.trace(grid, solution).tally()
+        board = Board.from_values(grid.geo, grid.values)
+        if solution is not None:
+            board.solution = tuple(solution)  # from the exact solver: unique, consistent
+        return self.engine.rate(board)
 
     def grade_grid(self, grid: Grid, index: int = 1, line: int | None = None) -> GradeResult:
         t0 = time.perf_counter()
@@ -169,39 +180,34 @@ class Grader:
         if verdict != "ok":
             return GradeResult(**base, verdict=verdict, message=message,  # type: ignore[arg-type]
                                seconds=round(time.perf_counter() - t0, 6))
-        trace = self.trace(grid, solution)
-        walk = (self.expert(grid, solution, trace.depth) if trace.solved and trace.depth >= 1
+        path = self.tally(grid, solution)
+        walk = (self.expert(grid, solution, path.depth) if path.solved and path.depth >= 1
                 else None)
-        return self.result_from_trace(trace, base, solution, t0, walk)
+        return self.result_from_tally(path, base, solution, t0, walk)
 
-    def result_from_trace(self, trace: Trace, base: dict[str, Any],
+    def result_from_tally(self, path: Tally, base: dict[str, Any],
                           solution: tuple[int, ...] | None, t0: float,
                           walk: Walk | None = None) -> GradeResult:
-        counts = Counter(s.rule for s in trace.steps)
-        level = trace.level
-        hardest = None
-        if trace.steps:
-            top = max(trace.steps, key=lambda s: (s.level, s.depth))
-            hardest = top.rule
+        counts, level, hardest = path.counts, path.level, path.hardest
         sol_str = None
         if solution is not None:
             syms = SYMBOLS
             sol_str = "".join([syms[v - 1] for v in solution])
         order = self._order
         techniques = dict(sorted(counts.items(), key=lambda kv: order.get(kv[0], 99)))
-        if not trace.solved:
+        if not path.solved:
             return GradeResult(
                 **base, verdict="unsolved",
-                message=f"the rules stop after {len(trace.steps)} steps "
+                message=f"the rules stop after {path.steps} steps "
                         f"(trials nested to depth {self.engine.max_depth} were not enough)",
-                level=level, depth=trace.depth, steps=len(trace.steps), techniques=techniques,
+                level=level, depth=path.depth, steps=path.steps, techniques=techniques,
                 hardest=hardest, seconds=round(time.perf_counter() - t0, 6),
                 solution=sol_str)  # type: ignore[call-arg]
         return GradeResult(
             **base, verdict="ok", level=level, rating=self.hierarchy.rating(level),
-            score=score_of(trace.steps, level) if walk is None or walk.se is None
+            score=score_of(path, level) if walk is None or walk.se is None
             else expert_score(level, walk.se),
-            depth=trace.depth, steps=len(trace.steps), techniques=techniques, hardest=hardest,
+            depth=path.depth, steps=path.steps, techniques=techniques, hardest=hardest,
             se=None if walk is None else walk.se, se_pattern=None if walk is None else walk.pattern,
             seconds=round(time.perf_counter() - t0, 6),
             solution=sol_str)  # type: ignore[call-arg]

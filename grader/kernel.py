@@ -27,11 +27,9 @@ from typing import Protocol, runtime_checkable
 from . import native, reference
 from .board import Board, Contradiction
 from .geometry import Geometry
-from .native import Program
+from .native import Disjunction, Program
 from .reference import SolveResult
 from .rule import Rule
-
-Disjunction = tuple[int, str, int, int, int, list[tuple[int, int]], int]
 
 
 @runtime_checkable
@@ -62,6 +60,12 @@ class Kernel(Protocol):
     def probe(self, board: Board, rules: tuple[Rule, ...]) -> tuple[list[int], int] | None:
         """(positions of the rules the kernel can probe, position of the first
         of them that makes progress or -1), or None when it probes nothing."""
+
+    def steps(self, board: Board, rules: tuple[Rule, ...], limit: int) -> bytes:
+        """Apply the minimal-level strategy of the plain ``rules`` (no trials)
+        to ``board``, one step at a time, until none applies or ``limit``
+        steps: the position in ``rules`` of each step's rule, in order.  The
+        steps are the rules' own, so both kernels count the same ones."""
 
     def contradiction(self, board: Board) -> Contradiction | None:
         """The first contradiction on ``board`` (see ``Board.contradiction``)."""
@@ -94,6 +98,9 @@ class PythonKernel:
 
     def probe(self, board: Board, rules: tuple[Rule, ...]) -> tuple[list[int], int] | None:
         return None
+
+    def steps(self, board: Board, rules: tuple[Rule, ...], limit: int) -> bytes:
+        return python_steps(board, rules, limit)
 
     def contradiction(self, board: Board) -> Contradiction | None:
         return board.contradiction()
@@ -153,6 +160,12 @@ class CKernel:
         first = native.c_first_progress(board, descs)
         return list(idx), idx[first] if first >= 0 else -1
 
+    def steps(self, board: Board, rules: tuple[Rule, ...], limit: int) -> bytes:
+        idx, descs = _probe_descs(rules)
+        if len(idx) < len(rules):  # a rule written in Python: stepped in Python
+            return python_steps(board, rules, limit)
+        return native.c_steps(board, descs, limit)
+
     def contradiction(self, board: Board) -> Contradiction | None:
         hit = native.c_contradiction(board)
         if hit is None:
@@ -173,6 +186,22 @@ class CKernel:
 
     def __repr__(self) -> str:
         return "CKernel()"
+
+
+def python_steps(board: Board, rules: tuple[Rule, ...], limit: int) -> bytes:
+    """:meth:`Kernel.steps` in Python: the first step of the first rule that
+    has one, applied, until none has or ``limit`` steps."""
+    out = bytearray()
+    while len(out) < limit and not board.is_solved():
+        for i, rule in enumerate(rules):
+            step = next((s for s in rule.find(board) if board.progress(s)), None)
+            if step is not None:
+                board.apply(step)
+                out.append(i)
+                break
+        else:
+            break
+    return bytes(out)
 
 
 # Compiled forms, by rule set (rules are compared by identity; an engine's

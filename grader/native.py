@@ -95,6 +95,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: A pivot with a conclusion (see :meth:`Program.disjunction_first`); the
+#: last item, everything it proves, is None where it was not computed.
+Disjunction = tuple[int, str, int, int, int, list[tuple[int, int]], int,
+                    list[tuple[bool, int, int]] | None]
+
+
 # -- compiled programs --------------------------------------------------------
 def _geo(geo: Geometry) -> Any:
     return _geo_capsule(geo.a, geo.b)
@@ -138,20 +144,20 @@ class Program:
         return None if hit is None else (int(hit[0]), int(hit[1]))
 
     def disjunction_first(self, board: Board, solution: Sequence[int] | None, max_alt: int,
-                          start: int,
-                          ) -> tuple[int, str, int, int, int, list[tuple[int, int]], int] | None:
+                          start: int) -> Disjunction | None:
         """First pivot (in the order of ``DisjunctiveConstruction``, pivots with
         up to ``max_alt`` alternatives) at or after index ``start`` with a
         conclusion: (index, "place" | "elim", cell, value, region or -1,
-        alternatives, bitmask of the alternatives that end in a contradiction)."""
+        alternatives, bitmask of the alternatives that end in a contradiction,
+        everything the pivot proves as ``rules.branches.conclusions_of`` lists it)."""
         hit = _native.disjunction_first(
             _geo(board.geo), board.values, board.cands, self.rules, self.has_disj,
             self.has_red, max_alt, self.depth, solution, start, self._cbs(board))
         if hit is None:
             return None
-        idx, kind, cell, value, region, alts, dead = hit
+        idx, kind, cell, value, region, alts, dead, targets = hit
         return (int(idx), "place" if kind == 0 else "elim", int(cell), int(value), int(region),
-                [(int(c), int(v)) for c, v in alts], int(dead))
+                [(int(c), int(v)) for c, v in alts], int(dead), targets)
 
 
 _tags = itertools.count(1)
@@ -246,6 +252,16 @@ def probe_descs(rules: Sequence[Rule]) -> tuple[tuple[int, ...], tuple[tuple[int
 def c_first_progress(board: Board, descs: Sequence[tuple[int, int, int]]) -> int:
     """Index of the first compiled description that can make progress now, or -1."""
     return int(_native.first_progress(_geo(board.geo), board.values, board.cands, descs))
+
+
+def c_steps(board: Board, descs: Sequence[tuple[int, int, int]], limit: int) -> bytes:
+    """The minimal-level strategy over the compiled plain rules ``descs``, one
+    step at a time, applied to ``board`` in place: the index of each step's
+    rule, in order (see ``steps`` in ``_native.c``)."""
+    out, (vals, cands) = _native.steps(_geo(board.geo), board.values, board.cands, descs, limit)
+    board.values[:] = vals
+    board.cands[:] = cands
+    return bytes(out)
 
 
 def c_contradiction(board: Board) -> tuple[int, int, int] | None:

@@ -371,7 +371,7 @@ def first_conclusion(board: Board, alts: Sequence[tuple[int, int]], alive: Seque
 
 def disjunction_first(board: Board, rules: Sequence[Rule], solution: Sequence[int] | None,
                       max_alt: int, start: int,
-                      ) -> tuple[int, str, int, int, int, list[tuple[int, int]], int] | None:
+                      ) -> tuple[int, str, int, int, int, list[tuple[int, int]], int, None] | None:
     """First pivot at or after index ``start`` (see :func:`pivots`) whose
     branches, propagated with ``rules``, prove something: (index, "place" |
     "elim", cell, value, region or -1, alternatives, bitmask of the
@@ -392,5 +392,5 @@ def disjunction_first(board: Board, rules: Sequence[Rule], solution: Sequence[in
         if first is not None:
             kind, cell, value = first
             dead = sum(1 << i for i in range(len(alts)) if i not in alive)
-            return idx, kind, cell, value, region, list(alts), dead
+            return idx, kind, cell, value, region, list(alts), dead, None
     return None

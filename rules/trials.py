@@ -74,6 +74,13 @@ class _Trial(Rule):
         """The kernel the engine chose (the default one outside an engine)."""
         return self.context.kernel or default_kernel()
 
+    def _phases(self) -> list[tuple[Rule, ...]]:
+        """The propagation sets steps are searched with (see :func:`phases`):
+        for an explanation, the weakest first (shorter chains); for a grade,
+        the rule's own propagation only (any step of the rule will do)."""
+        found = phases(self.context.propagation, self.depth)
+        return found if self.context.options.get("explain", True) else found[-1:]
+
 
 class ReductioAdAbsurdum(_Trial):
     """Assume ``(i, j) <- v`` and propagate; a contradiction proves
@@ -95,7 +102,7 @@ class ReductioAdAbsurdum(_Trial):
         how to build it: the engine compares steps by their conclusions
         without drawing their chains."""
         done: set[tuple[int, int]] = set()
-        for rules in phases(self.context.propagation, self.depth):
+        for rules in self._phases():
             for cell, v in self._contradictions(board, rules):
                 if (cell, v) in done:
                     continue
@@ -121,7 +128,7 @@ class ReductioAdAbsurdum(_Trial):
         wanted = [(c, v) for c, v in dict.fromkeys(wanted)
                   if hint is None or hint[c] != v]
         done: set[tuple[int, int]] = set()
-        for rules in phases(self.context.propagation, self.depth):
+        for rules in self._phases():
             for cell, v in wanted:
                 if (cell, v) not in done and refuted(board, cell, v, rules, self.kernel):
                     done.add((cell, v))
@@ -230,7 +237,7 @@ class DisjunctiveConstruction(_Trial):
         """What each step of :meth:`find` concludes, in the same order, and
         how to build it (see :meth:`ReductioAdAbsurdum.choices`)."""
         done: set[Target] = set()
-        for rules in phases(self.context.propagation, self.depth):
+        for rules in self._phases():
             for kind, where, alts, targets, dead in self._conclusions(board, rules):
                 if all(t in done for t in targets):
                     continue
@@ -245,7 +252,7 @@ class DisjunctiveConstruction(_Trial):
         the targets' cells (a pattern's cells: its own pivots), in pivot order,
         by propagation phase.  Each step takes all its pivot's conclusions."""
         pivots = self._pivots(board, set(cells) | {c for _, c, _ in targets})
-        for rules in phases(self.context.propagation, self.depth):
+        for rules in self._phases():
             for kind, where, alts in pivots:
                 ends = [after(board, c, v, rules, self.kernel) for c, v in alts]
                 alive = [i for i, b in enumerate(ends) if b is not None]
@@ -317,13 +324,14 @@ class DisjunctiveConstruction(_Trial):
             hit = self.kernel.disjunction_first(board, rules, hint, max_alt, start)
             if hit is None:
                 return
-            idx, kind, cell, value, region, nalts, dead = hit
+            idx, kind, cell, value, region, nalts, dead, found = hit
             alts = tuple(nalts)
-            # the kernel names the first conclusion; the others come from the
-            # closures of the live alternatives
+            # the kernel names the first conclusion, and the C one all of them;
+            # else they come from the closures of the live alternatives
             live = [i for i in range(len(alts)) if not dead >> i & 1]
-            targets = conclusions_of(
-                board, alts, closures(board, alts, live, rules, self.kernel, hint), live)
+            targets = [(bool(p), c, v) for p, c, v in found] if found is not None else (
+                conclusions_of(board, alts, closures(board, alts, live, rules, self.kernel, hint),
+                               live))
             if (kind == "place", cell, value) not in targets:  # pragma: no cover
                 raise RuntimeError("disjunctive construction: the kernel's search and the "
                                    "closures disagree; please report this grid")

@@ -35,9 +35,10 @@ def sample() -> list[str]:
 
 
 def engine(order: str = "easiest", kernel: str = "default", record: bool = False) -> Engine:
+    """An engine that explains (it chooses its trials so), recording or not."""
     h = load_hierarchy()
     return Engine(h.model_copy(update={"trials": h.trials.model_copy(update={"order": order})}),
-                  record=record, kernel=kernel_named(kernel))
+                  record=record, kernel=kernel_named(kernel), explain=True)
 
 
 def path(puzzle: str, eng: Engine) -> list[tuple[Board, Step]]:

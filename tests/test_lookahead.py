@@ -15,6 +15,7 @@ from grader import native
 from grader.engine import Engine
 from grader.explain.core import walkthrough
 from grader.formats import parse_grid_token
+from grader.grading import Grader
 from grader.lookahead import AHEAD, with_facts
 from grader.nested import size
 from grader.steps import Step
@@ -62,11 +63,32 @@ def test_the_nested_step_is_the_cheapest_of_the_steps_compared() -> None:
     assert costs[0] > min(costs)
 
 
-def test_grading_and_explaining_take_the_same_steps() -> None:
-    graded = [facts(s) for _, s in path(DEPTH_2, engine())]
+def test_explaining_with_or_without_chains_takes_the_same_steps() -> None:
+    chosen = [facts(s) for _, s in path(DEPTH_2, engine())]
     explained = [facts(s) for _, _, s in walkthrough(parse_grid_token(DEPTH_2).board(),
                                                      engine(record=True))]
-    assert graded == explained
+    assert chosen == explained
+
+
+def test_grading_never_looks_ahead_and_keeps_the_level_and_depth(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grading takes the first step of the trial rule the strategy needs: its
+    own path, with the level and depth of the explained one, and none of the
+    explanation work (no look-ahead, no pattern search)."""
+
+    def no_pattern_search(*args: object) -> None:
+        raise AssertionError("grading searched the position's patterns to choose a trial")
+
+    grader = Grader()
+    monkeypatch.setattr("grader.engine.easiest_hints", no_pattern_search)
+    grid = parse_grid_token(DEPTH_2)
+    graded = grader.tally(grid, grader.verdict(grid)[2])
+    assert grader.engine.lookahead._probe is None  # the look-ahead never ran
+    monkeypatch.undo()
+    explained = [s for _, s in path(DEPTH_2, engine())]
+    assert (graded.level, graded.depth) == (max(s.level for s in explained),
+                                           max(s.depth for s in explained)) == (14, 2)
+    assert graded.solved and graded.steps > 0
 
 
 def test_many_trials_of_depth_1_look_ahead_too() -> None:

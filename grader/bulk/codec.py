@@ -17,13 +17,14 @@ import typing
 from collections.abc import Iterable
 from typing import Any
 
+from .. import fields
 from ..grading import CONTRACT_FIELDS, GradeResult
 
 #: A result: the JSON Lines contract as a plain dict (see :meth:`GradeResult.contract`).
 Result = dict[str, Any]
 
 #: Fields a run adds on request after the contract's (``--with-solution``, ``--dedupe``).
-OPTIONAL_FIELDS = ("solution", "canonical")
+OPTIONAL_FIELDS = fields.OPTIONAL_FIELDS
 
 
 def _kind(annotation: Any) -> type:

@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import fields
 from ..errors import GraderError
-from ..grading import CONTRACT_FIELDS
-from .codec import OPTIONAL_FIELDS, Result
+from .codec import Result
 
 
 class WhereError(GraderError, ValueError):
@@ -34,7 +34,7 @@ MAX_NUMBER_CHARS = 100
 MAX_WHERE_DEPTH = 50
 
 #: Fields a --where expression can name besides the input's own columns.
-WHERE_FIELDS = tuple(CONTRACT_FIELDS) + OPTIONAL_FIELDS + ("givens", "source")
+WHERE_FIELDS = fields.WHERE_FIELDS
 _MISSING = object()
 
 

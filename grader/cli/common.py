@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -17,8 +17,9 @@ from rich.markup import escape
 
 from ..formats import FORMATS
 from ..geometry import parse_box
-from ..hierarchy import Hierarchy, HierarchyError, load_hierarchy
-from ..plugins import PluginError
+
+if TYPE_CHECKING:
+    from ..hierarchy import Hierarchy
 
 
 class InputFormat(StrEnum):
@@ -57,6 +58,8 @@ def box_option(text: str | None) -> tuple[int, int] | None:
 
 
 def hierarchy_option(path: Path | None, propagation: str | None = None) -> Hierarchy:
+    from ..hierarchy import HierarchyError, load_hierarchy
+
     try:
         h = load_hierarchy(path)
     except HierarchyError as e:
@@ -71,7 +74,7 @@ def hierarchy_option(path: Path | None, propagation: str | None = None) -> Hiera
 
 def check_plugins(h: Hierarchy) -> None:
     """Fail early, with a clear message, when a hierarchy names a missing plugin."""
-    from ..plugins import rule_class
+    from ..plugins import PluginError, rule_class
 
     for spec in h.rules:
         try:

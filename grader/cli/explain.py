@@ -13,14 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.text import Text
 from typer.core import TyperCommand
-
-from ..engine import Engine
-from ..files import OutputError, check_output_not_input
-from ..formats import InputError
-from ..hierarchy import Hierarchy
-from ..rule import RuleError
 
 if TYPE_CHECKING:
     from ..explain.core import Walkthrough
@@ -191,10 +184,14 @@ def explain_command(
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
     """
+    from ..engine import Engine
     from ..explain.core import ExplainError, UsageError
     from ..explain.request import ExplainOptions, load, walk
+    from ..files import OutputError, check_output_not_input
+    from ..formats import InputError
+    from ..rule import RuleError
 
-    h: Hierarchy = hierarchy_option(hierarchy)
+    h = hierarchy_option(hierarchy)
     check_plugins(h)
     check_output(output, overwrite)
     if step_number is not None and hint is not None:
@@ -249,6 +246,7 @@ def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -
 def _text(wt: object, detail: str, grid: bool, output: Path | None,
           quiet: bool = False, full_trace: bool = False) -> None:
     from rich.console import Console
+    from rich.text import Text
 
     from ..explain.core import Walkthrough
     from ..explain.document import facts

@@ -6,15 +6,15 @@ is implemented in :mod:`grader.bulk` (see docs/architecture.md)."""
 
 from __future__ import annotations
 
+import tomllib
 from enum import StrEnum
+from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..bulk.options import GradeOptions, GradeUsageError
-from ..bulk.tables import render_panel
-from ..bulk.where import WHERE_FIELDS
+from ..fields import WHERE_FIELDS
 from .common import (
     EXIT_OK,
     InputFormat,
@@ -36,7 +36,10 @@ from .options import (
     VersionOpt,
 )
 
-__all__ = ["GradeOptions", "OutputFormat", "grade_command", "render_panel"]
+if TYPE_CHECKING:
+    from ..bulk.options import GradeOptions
+
+__all__ = ["OutputFormat", "grade_command"]
 
 
 class OutputFormat(StrEnum):
@@ -208,6 +211,8 @@ def grade_command(
 
     Exit status: 0 when every grid is ok, 1 when some are not, 2 on a usage
     error or an unreadable file, 130 when interrupted."""
+    from ..bulk.options import GradeOptions
+
     h = hierarchy_option(hierarchy, propagation)
     if list_rules:
         from ..plugins import rule_table
@@ -229,6 +234,7 @@ def grade_command(
 def run_grade(opts: GradeOptions) -> int:
     """Run ``opts`` with SIGTERM as Ctrl-C; a refusal printed, exit status 2."""
     from ..bulk.collection import grade_collection
+    from ..bulk.options import GradeUsageError
 
     try:
         with sigterm_as_interrupt():
@@ -238,12 +244,13 @@ def run_grade(opts: GradeOptions) -> int:
 
 
 def _levels_text() -> str:
-    """``levels 1-14, very easy ... expert`` from the hierarchy table itself."""
-    from ..hierarchy import default_hierarchy
-
-    h = default_hierarchy()
-    bands = [b.name for b in h.ratings if any(lv > 0 for lv in b.levels)]
-    return f"levels 1-{h.max_level}, {bands[0]} ... {bands[-1]}" if bands else "its levels"
+    """``levels 1-14, very easy ... expert`` from the hierarchy table itself
+    (read as data: the help does not load the rules)."""
+    table = tomllib.loads(resources.files("grader").joinpath("data/hierarchy.toml").read_text(
+        encoding="utf-8"))
+    top = max((r["level"] for r in table.get("rules", [])), default=0)
+    bands = [b["name"] for b in table.get("ratings", []) if any(lv > 0 for lv in b["levels"])]
+    return f"levels 1-{top}, {bands[0]} ... {bands[-1]}" if bands else "its levels"
 
 
 grade_command.__doc__ = (grade_command.__doc__ or "").replace("{levels}", _levels_text())

@@ -86,6 +86,7 @@ def build_app() -> Any:
         context_settings=_SETTINGS,
         add_completion=False,
         pretty_exceptions_enable=False,
+        rich_markup_mode=None,  # plain help: quick to start, greppable
     )
     app.callback()(umbrella)
     for name in COMMANDS:
@@ -114,7 +115,7 @@ def _single(name: str) -> Callable[[], None]:
             guarded(name, obj)
             return
         app = typer.Typer(add_completion=False, context_settings=_SETTINGS,
-                          pretty_exceptions_enable=False)
+                          pretty_exceptions_enable=False, rich_markup_mode=None)
         app.command(name, context_settings=_SETTINGS,
                     cls=getattr(obj, "command_class", None))(obj)
         guarded(name, lambda: app(prog_name=name))

@@ -55,6 +55,7 @@ app = typer.Typer(
     add_completion=False,
     context_settings=_SETTINGS,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 

@@ -1,0 +1,258 @@
+"""Grading speed against an older commit, back to back on one core.
+
+    python benchmarks/speed.py --against 191370e [--runs 3] [--quick]
+
+The older commit is built beside this checkout (a git worktree and a venv of
+its own under ``.bench/``, made once and reused), then each workload is run
+by both, alternately, as a user runs it: the whole ``grade FILE -f jsonl
+-j 1`` process, pinned to one core.  The figure is the CPU time of that
+process (user + system, from the kernel's accounting), the smallest of
+``--runs`` runs; the ratio is this checkout's over the older commit's.  The
+ratings (level, rating, depth, score, and ``se``/``se_pattern`` where both
+report them) are compared grid by grid.
+
+Workloads (from ``--puzzles``, by default ``../shared/puzzles``):
+
+* ``bench-mixed.txt``: 200 grids of every level;
+* the first 5,000 grids of ``hodoku-py_sudoku17.sdm`` (mostly easy);
+* the 375 grids of ``hodoku-py_HardestDatabase110626.txt`` (skipped with
+  ``--quick``).
+
+Then the start-up of the commands (wall time, the smallest of 10 runs) and,
+with ``--memory N``, the peak memory of the process tree grading N grids with
+``-j 2``.  Everything is printed with the date and the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".bench"
+RATING_FIELDS = ("verdict", "level", "rating", "depth", "score", "se", "se_pattern")
+
+
+@dataclass
+class Build:
+    """A version of the program: its label and its ``bin`` directory."""
+
+    label: str
+    bin: Path
+
+    def cmd(self, name: str, *args: str) -> list[str]:
+        return [str(self.bin / name), *args]
+
+
+def build_commit(commit: str) -> Build:
+    """The older commit, checked out and installed under ``.bench/`` (once)."""
+    sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", commit],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    where = CACHE / sha
+    venv = where / ".venv"
+    if not (venv / "bin" / "grade").exists():
+        CACHE.mkdir(exist_ok=True)
+        if where.exists():
+            shutil.rmtree(where)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=True)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-f", str(where),
+                        sha], check=True, capture_output=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        print(f"building {sha} in {where} ...", file=sys.stderr)
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-e", str(where)],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return Build(sha, venv / "bin")
+
+
+def pin(core: int | None):  # type: ignore[no-untyped-def]
+    """A preexec function that pins the child to one core."""
+    if core is None or not hasattr(os, "sched_setaffinity"):
+        return None
+    return lambda: os.sched_setaffinity(0, {core})
+
+
+def cpu_run(cmd: list[str], out: Path | None, core: int | None) -> float:
+    """Run ``cmd`` to completion; the CPU seconds (user + system) it took."""
+    stdout = open(out, "w") if out is not None else subprocess.DEVNULL  # noqa: SIM115
+    try:
+        proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL,
+                                preexec_fn=pin(core))
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    finally:
+        if out is not None:
+            stdout.close()  # type: ignore[union-attr]
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed with exit status {proc.returncode}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def wall_run(cmd: list[str], core: int | None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   preexec_fn=pin(core), check=False)
+    return time.perf_counter() - t0
+
+
+def ratings(path: Path) -> list[dict[str, object]]:
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [{k: r.get(k) for k in RATING_FIELDS if k in r} for r in rows]
+
+
+def differences(old: Path, new: Path) -> int:
+    """Grids whose rating fields (those both versions report) differ.  An
+    older version without ``se`` scored expert grids another way: its
+    ``score`` is not compared."""
+    a, b = ratings(old), ratings(new)
+    if len(a) != len(b):
+        return max(len(a), len(b))
+    return sum(1 for x, y in zip(a, b, strict=True)
+               if any(x[k] != y[k] for k in x.keys() & y.keys()
+                      if k != "score" or "se" in x))
+
+
+def workloads(puzzles: Path, quick: bool, tmp: Path) -> list[tuple[str, Path, int]]:
+    """(name, file, grids) of the workloads whose files exist."""
+    out: list[tuple[str, Path, int]] = []
+    mixed = puzzles / "bench-mixed.txt"
+    if mixed.exists():
+        out.append(("bench-mixed (200 grids)", mixed, 200))
+    s17 = puzzles / "hodoku-py_sudoku17.sdm"
+    if s17.exists():
+        head = tmp / "sudoku17-5000.txt"
+        with s17.open() as f:
+            head.write_text("".join(line for _, line in zip(range(5000), f, strict=False)))
+        out.append(("sudoku17, first 5,000", head, 5000))
+    hardest = puzzles / "hodoku-py_HardestDatabase110626.txt"
+    if hardest.exists() and not quick:
+        out.append(("HardestDatabase (375 grids)", hardest, 375))
+    if not out:
+        raise SystemExit(f"no workload found in {puzzles} (see --puzzles)")
+    return out
+
+
+def grading(old: Build, new: Build, puzzles: Path, runs: int, core: int | None,
+            quick: bool) -> None:
+    print("(ratings: verdict, level, rating, depth, and score, se, se_pattern where both "
+          "report se)")
+    print(f"\nGrading: CPU seconds of `grade FILE -f jsonl -j 1`, the smallest of {runs} runs, "
+          f"core {core}")
+    print(f"{'workload':<30} {old.label:>10} {new.label:>10} {'ratio':>7} "
+          f"{'grids/s':>9}  ratings")
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        for name, path, n in workloads(puzzles, quick, tmp):
+            times: dict[str, list[float]] = {old.label: [], new.label: []}
+            for _ in range(runs):
+                for b in (old, new):
+                    times[b.label].append(cpu_run(b.cmd("grade", str(path), "-f", "jsonl",
+                                                        "-j", "1"), tmp / f"{b.label}.jsonl",
+                                                  core))
+            t_old, t_new = min(times[old.label]), min(times[new.label])
+            diff = differences(tmp / f"{old.label}.jsonl", tmp / f"{new.label}.jsonl")
+            same = "identical" if diff == 0 else f"{diff} differ"
+            print(f"{name:<30} {t_old:10.2f} {t_new:10.2f} {t_new / t_old:6.2f}x "
+                  f"{n / t_new:9.0f}  {same}", flush=True)
+
+
+def startup(old: Build, new: Build, puzzles: Path, core: int | None) -> None:
+    grid = "...1.5.9..23...7..1..2......9....8..2...1...7..1....6......6..9..9...43..7.5.4..."
+    mixed = puzzles / "bench-mixed.txt"
+    if mixed.exists():
+        grid = mixed.read_text().split()[0]
+    cases = {"grade --help": ("grade", "--help"), "explain --help": ("explain", "--help"),
+             "grade --version": ("grade", "--version"), "grade GRID": ("grade", grid)}
+    print("\nStart-up: wall seconds, the smallest of 10 runs")
+    print(f"{'command':<30} {old.label:>10} {new.label:>10}")
+    for name, (cmd, *args) in cases.items():
+        best = {b.label: min(wall_run(b.cmd(cmd, *args), core) for _ in range(10))
+                for b in (old, new)}
+        print(f"{name:<30} {best[old.label]:10.3f} {best[new.label]:10.3f}", flush=True)
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of ``pid`` and all its descendants (from /proc)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            fields = stat[stat.rindex(")") + 2:].split()
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+            rss[int(entry.name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError):
+            continue
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        total += rss.get(p, 0)
+        todo.extend(children.get(p, []))
+    return total
+
+
+def memory(new: Build, puzzles: Path, grids: int) -> None:
+    s17 = puzzles / "hodoku-py_sudoku17.sdm"
+    if not s17.exists():
+        print(f"\nMemory: {s17} not found, skipped")
+        return
+    lines = s17.read_text().splitlines()
+    with tempfile.TemporaryDirectory() as d:
+        src = Path(d) / "many.txt"
+        src.write_text("\n".join(lines[i % len(lines)] for i in range(grids)) + "\n")
+        proc = subprocess.Popen(new.cmd("grade", str(src), "-f", "jsonl", "-j", "2", "-q",
+                                        "-o", str(Path(d) / "out.jsonl")),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, tree_rss(proc.pid))
+            time.sleep(0.05)
+    print(f"\nMemory: grading {grids:,} grids with -j 2, peak of the process tree: "
+          f"{peak / 2**20:.0f} MB")
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--against", default="191370e", help="the older commit (default 191370e)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each workload (default 3)")
+    ap.add_argument("--core", type=int, default=0, help="the core to pin to (default 0)")
+    ap.add_argument("--puzzles", type=Path, default=ROOT.parent / "shared" / "puzzles")
+    ap.add_argument("--quick", action="store_true", help="skip the 375 hardest grids")
+    ap.add_argument("--memory", type=int, default=0, metavar="N",
+                    help="also the peak memory grading N grids with -j 2")
+    args = ap.parse_args(argv)
+    old = build_commit(args.against)
+    new = Build("this", Path(sys.executable).parent)
+    print(f"{datetime.date.today()}  {machine()}")
+    print(f"baseline {old.label} ({args.against}) against this checkout ({new.bin})")
+    grading(old, new, args.puzzles, args.runs, args.core, args.quick)
+    startup(old, new, args.puzzles, args.core)
+    if args.memory:
+        memory(new, args.puzzles, args.memory)
+
+
+if __name__ == "__main__":
+    main()
