@@ -35,7 +35,7 @@ li.step, section.grid { background: #fff; border: 1px solid #dee2e6; border-radi
 .summary { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9rem;
        background: #f1f3f5; padding: .3rem .5rem; border-radius: .3rem; overflow-wrap: anywhere; }
 figure { margin: .6rem 0 0 0; }
-figure svg { width: 100%; max-width: 30rem; height: auto; display: block; }
+figure > svg { width: 100%; max-width: 30rem; height: auto; display: block; }
 figcaption { font-size: .8rem; color: #495057; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em;
        margin-right: .2em; }
