@@ -321,12 +321,14 @@
   // -- wiring ----------------------------------------------------------------
   function submitGrid(e) {
     if (e) e.preventDefault();
-    S.grid = $("grid").value; S.index = parseInt($("index").value, 10) || 1;
-    S.fmt = "auto"; S.box = null; S.path = $("path").value; S.moves = "";
-    S.past = []; S.future = []; S.sel = null; S.frames.clear();
-    if (!S.grid.trim()) { say("Type or paste a grid first.", "error"); return; }
+    const grid = $("grid").value, index = parseInt($("index").value, 10) || 1;
+    const path = $("path").value;
+    if (!grid.trim()) { say("Type or paste a grid first.", "error"); return; }
     say("");
-    act(async () => {
+    act(async () => {  // in the queue: after what the page is doing now
+      Object.assign(S, { grid: grid, index: index, fmt: "auto", box: null, path: path,
+                         moves: "", past: [], future: [], sel: null });
+      S.frames.clear();
       try {
         await load(0);
       } catch (err) {
@@ -348,7 +350,10 @@
   function wire() {
     $("grid-form").addEventListener("submit", submitGrid);
     $("file").addEventListener("change", openFile);
-    $("path").addEventListener("change", () => { if (S.info) { S.path = $("path").value; act(() => load(0)); } });
+    $("path").addEventListener("change", () => {
+      const path = $("path").value;
+      act(async () => { if (S.info) { S.path = path; await load(0); } });
+    });
     $("first").addEventListener("click", () => act(() => go(0)));
     $("prev").addEventListener("click", () => act(() => go(S.step - 1)));
     $("next").addEventListener("click", () => act(() => go(S.step + 1)));
@@ -373,6 +378,7 @@
       if (b) act(() => go(parseInt(b.dataset.n, 10)));
     });
     $("board").addEventListener("click", onBoardClick);
+    $("board").addEventListener("focus", () => { if (S.sel === null && S.info) select(0); });
     $("pad").addEventListener("click", (e) => {
       const b = e.target.closest("button");
       if (!b) return;
