@@ -11,6 +11,7 @@ through DNS rebinding); errors are JSON ``{"error": kind, "detail": message}``.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -61,8 +62,10 @@ async def _drain(receive: Receive, length: int) -> None:
 
 
 class Limits:
-    """ASGI middleware: the security headers on every answer, and the body limit
-    (by Content-Length, and by counting the bytes of a body sent without it)."""
+    """ASGI middleware: the security headers on every answer (and a
+    Server-Timing header: the milliseconds the server took), and the body
+    limit (by Content-Length, and by counting the bytes of a body sent without
+    it)."""
 
     def __init__(self, app: ASGIApp, max_body: int) -> None:
         self.app = app
@@ -73,9 +76,13 @@ class Limits:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        t0 = time.perf_counter()
+
         async def headed(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS]
+                took = f"app;dur={(time.perf_counter() - t0) * 1000:.1f}".encode()
+                message["headers"] = [*message.get("headers", []), *HEADERS,
+                                      (b"server-timing", took)]
             await send(message)
 
         length = dict(scope.get("headers", [])).get(b"content-length")
