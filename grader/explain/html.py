@@ -39,6 +39,7 @@ figure > svg { width: 100%; max-width: 30rem; height: auto; display: block; }
 figcaption { font-size: .8rem; color: #495057; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em;
        margin-right: .2em; }
+.key { white-space: nowrap; }
 ol.chain { padding-left: 1.6rem; font-size: .92rem; }
 ul.branches { padding-left: 1rem; }
 .assume { font-weight: bold; color: #7048e8; }
@@ -97,17 +98,19 @@ def step_legend(step: Step) -> str:
         if role not in seen:
             seen.add(role)
             st = cell_style(role)
-            items.append(f"{_swatch(st.fill)}{escape(st.label)}")
+            items.append(f'<span class="key">{_swatch(st.fill)}{escape(st.label)}</span>')
     for _, role in step.pattern.regions:
         key = "region:" + role
         if key not in seen:
             seen.add(key)
             rst = region_style(role)
-            items.append(f"{_swatch(rst.fill)}{escape(rst.label)}")
+            items.append(f'<span class="key">{_swatch(rst.fill)}{escape(rst.label)}</span>')
     if step.placements:
-        items.append(f'{_mark("circle", PLACEMENT.fill)} {escape(PLACEMENT.label)}')
+        items.append(f'<span class="key">{_mark("circle", PLACEMENT.fill)} '
+                     f'{escape(PLACEMENT.label)}</span>')
     if step.eliminations:
-        items.append(f'{_mark("cross", ELIMINATION.fill)} {escape(ELIMINATION.label)}')
+        items.append(f'<span class="key">{_mark("cross", ELIMINATION.fill)} '
+                     f'{escape(ELIMINATION.label)}</span>')
     return " &nbsp; ".join(items)
 
 
