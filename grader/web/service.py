@@ -17,7 +17,7 @@ from .pool import WorkerPool
 from .work import Query, Solved
 
 #: How many walked positions the server keeps.
-CACHE_SIZE = 128
+CACHE_SIZE = 48
 
 T = TypeVar("T")
 
