@@ -18,6 +18,7 @@ from web_helpers import DEPTH1, DEPTH2, EASY, Server, candidate_of, needs_web
 
 needs_web()
 import httpx  # noqa: E402
+import psutil  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -184,3 +185,15 @@ def test_a_grid_past_the_deadline_times_out_and_the_server_goes_on() -> None:
         assert c.get("/api/health").json()["ok"]
         ok = c.post("/api/explain", json={"grid": EASY})
         assert ok.status_code == 200 and ok.json()["status"] == "solved"
+        # a worker stuck where the deadline cannot reach it (here: stopped) is
+        # killed once the deadline and its grace are over, and replaced
+        assert s.proc is not None
+        workers = [p for p in psutil.Process(s.proc.pid).children()
+                   if "spawn_main" in " ".join(p.cmdline())]
+        assert len(workers) == 1
+        workers[0].suspend()
+        r = c.post("/api/explain", json={"grid": DEPTH1})
+        assert r.status_code == 504 and r.json()["error"] == "timeout"
+        assert not workers[0].is_running() or workers[0].status() == psutil.STATUS_ZOMBIE
+        again = c.post("/api/explain", json={"grid": EASY, "moves": "r1c3=2"})
+        assert again.status_code == 200 and again.json()["status"] == "solved"

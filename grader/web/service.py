@@ -29,7 +29,7 @@ class Service:
         self.options = options
         self.pool = WorkerPool(options)
         self._cache: OrderedDict[Query, Solved] = OrderedDict()
-        self._running: dict[tuple[Query, int | None], asyncio.Future[Solved]] = {}
+        self._running: dict[tuple[Query, int | None], asyncio.Task[Solved]] = {}
 
     async def start(self) -> None:
         await self.pool.start()
@@ -62,22 +62,22 @@ class Service:
         if known is not None:
             return known
         key = (q, upto)
-        running = self._running.get(key) or self._running.get((q, None))
-        if running is not None:
-            return await asyncio.shield(running)
-        fut: asyncio.Future[Solved] = asyncio.get_running_loop().create_future()
-        self._running[key] = fut
-        try:
-            s: Solved = await self.pool.run("explain", q, upto)
-        except BaseException as e:
-            fut.set_exception(e)
-            fut.exception()  # retrieved: no "never retrieved" warning when nobody waits
-            raise
-        finally:
-            del self._running[key]
-        fut.set_result(s)
+        task = self._running.get(key) or self._running.get((q, None))
+        if task is None:  # one computation, whoever asks and whether they wait or not
+            task = asyncio.get_running_loop().create_task(self._walk(q, upto))
+            self._running[key] = task
+            task.add_done_callback(lambda t: self._done(key, t))
+        return await asyncio.shield(task)
+
+    async def _walk(self, q: Query, upto: int | None) -> Solved:
+        s: Solved = await self.pool.run("explain", q, upto)
         self._keep(s)
         return s
+
+    def _done(self, key: tuple[Query, int | None], task: asyncio.Task[Solved]) -> None:
+        self._running.pop(key, None)
+        if not task.cancelled():
+            task.exception()  # retrieved: no warning when nobody waited for it
 
     async def grade(self, q: Query) -> dict[str, Any]:
         answer: dict[str, Any] = await self.pool.run("grade", q)
