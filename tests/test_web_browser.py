@@ -142,11 +142,17 @@ def test_a_move_a_hint_from_there_and_a_wrong_move_refuted(page: Page) -> None:
     expect(page.locator("#moves-text")).to_have_text(f"r1c3={right}")
 
 
-def test_a_depth_1_grid_solved_to_the_end(page: Page) -> None:
-    page.goto(page.base)  # the server's grid (grid 10 of the file, by --index)
+def test_the_grid_given_by_index_opens(page: Page) -> None:
+    page.goto(page.base)  # the server's grid: grid 10 of the file, by --index
     expect(page.locator("#rating")).to_contain_text("Level 13 (expert)")
     expect(page.locator("#count")).to_have_text("(57)")
     assert page.input_value("#grid") == DEPTH1
+    at_step(page, 0)
+
+
+def test_a_depth_1_grid_solved_to_the_end(page: Page) -> None:
+    page.goto(page.base)  # DEPTH1, as above
+    expect(page.locator("#count")).to_have_text("(57)")
     page.locator("body").focus()
     for _ in range(58):
         page.keyboard.press("j")
