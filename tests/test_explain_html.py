@@ -77,8 +77,11 @@ def test_page_is_valid_and_has_a_drawing_per_step(expert_page):
     chains = html.count("A: the assumption")  # the legend of each chain's drawing
     assert branches and 0 < chains <= branches
     # a drawing per step, + start, solution, and one per trial branch with a
-    # chain (a branch the assumption itself concludes has none)
-    assert chk.counts["li"] >= nsteps and chk.counts["svg"] == nsteps + 2 + chains
+    # chain (a branch the assumption itself concludes has none); the legends'
+    # swatches are small SVGs too, hidden from screen readers (no role="img")
+    drawings = len(re.findall(r'<svg [^>]*role="img"', html))
+    assert chk.counts["svg"] == drawings + html.count('aria-hidden="true"')
+    assert chk.counts["li"] >= nsteps and drawings == nsteps + 2 + chains
     assert len(chk.ids) == len(set(chk.ids))  # unique ids
     for k in range(1, nsteps + 1):
         assert f'id="step-{k}"' in html
@@ -88,13 +91,12 @@ def test_page_is_valid_and_has_a_drawing_per_step(expert_page):
     assert re.findall(r'href="([^"]*)"', html)
     assert all(h.startswith("#") for h in re.findall(r'href="([^"]*)"', html))
     # every drawing is well-formed XML
-    start = 0
-    for _ in range(nsteps + 2):
-        i = html.index("<svg", start)
+    starts = [m.start() for m in re.finditer(r'<svg [^>]*role="img"', html)]
+    assert len(starts) >= nsteps + 2
+    for i in starts[:nsteps + 2]:
         j = html.index("</svg>", i) + len("</svg>")
         root = ET.fromstring(html[i:j])
         assert root.tag == SVG_NS + "svg"
-        start = j
 
 
 def test_trial_steps_show_branches(expert_page):

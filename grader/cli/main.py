@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "pair": ("grader.cli.pair", "app", "group"),
     "generate": ("grader.cli.generate", "generate_command", "command"),
     "rules": ("grader.cli.rules", "rules_command", "command"),
+    "serve": ("grader.cli.serve", "serve_command", "command"),
 }
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}

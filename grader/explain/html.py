@@ -35,10 +35,11 @@ li.step, section.grid { background: #fff; border: 1px solid #dee2e6; border-radi
 .summary { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9rem;
        background: #f1f3f5; padding: .3rem .5rem; border-radius: .3rem; overflow-wrap: anywhere; }
 figure { margin: .6rem 0 0 0; }
-figure svg { width: 100%; max-width: 30rem; height: auto; display: block; }
+figure > svg { width: 100%; max-width: 30rem; height: auto; display: block; }
 figcaption { font-size: .8rem; color: #495057; }
-.swatch { display: inline-block; width: .9em; height: .9em; border: 1px solid #adb5bd;
-       vertical-align: -.1em; margin-right: .2em; }
+.swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em;
+       margin-right: .2em; }
+.key { white-space: nowrap; }
 ol.chain { padding-left: 1.6rem; font-size: .92rem; }
 ul.branches { padding-left: 1rem; }
 .assume { font-weight: bold; color: #7048e8; }
@@ -71,29 +72,49 @@ document.addEventListener("keydown", function (e) {
 """
 
 
-def _legend(step: Step) -> str:
+def _swatch(fill: str) -> str:
+    """A small square of colour (an SVG, so that no style attribute is needed:
+    a page with a strict Content-Security-Policy shows it too)."""
+    return (f'<svg class="swatch" width="12" height="12" viewBox="0 0 10 10" aria-hidden="true">'
+            f'<rect width="10" height="10" fill="{fill}" stroke="#adb5bd"/></svg>')
+
+
+def _mark(kind: str, colour: str) -> str:
+    """The mark of a legend drawn as on the grid: a circle, a cross or a square."""
+    shape = {"circle": f'<circle cx="5" cy="5" r="4" fill="none" stroke="{colour}" '
+                       f'stroke-width="1.6"/>',
+             "cross": f'<path d="M1.5 8.5L8.5 1.5" stroke="{colour}" stroke-width="1.8"/>',
+             "square": f'<rect x="1" y="1" width="8" height="8" rx="1.5" fill="none" '
+                       f'stroke="{colour}" stroke-width="1.6"/>'}[kind]
+    return (f'<svg class="swatch" width="12" height="12" viewBox="0 0 10 10" '
+            f'aria-hidden="true">{shape}</svg>')
+
+
+def step_legend(step: Step) -> str:
+    """The legend of a step's drawing: its roles' colours and its effects' marks."""
     items: list[str] = []
     seen: set[str] = set()
     for _, role in step.pattern.cells:
         if role not in seen:
             seen.add(role)
             st = cell_style(role)
-            items.append(f'<span class="swatch" style="background:{st.fill}">'
-                         f'</span>{escape(st.label)}')
+            items.append(f'<span class="key">{_swatch(st.fill)}{escape(st.label)}</span>')
     for _, role in step.pattern.regions:
         key = "region:" + role
         if key not in seen:
             seen.add(key)
             rst = region_style(role)
-            items.append(f'<span class="swatch" style="background:{rst.fill}">'
-                         f'</span>{escape(rst.label)}')
+            items.append(f'<span class="key">{_swatch(rst.fill)}{escape(rst.label)}</span>')
     if step.placements:
-        items.append(f'<span style="color:{PLACEMENT.fill}">&#9711;</span> '
-                     f'{escape(PLACEMENT.label)}')
+        items.append(f'<span class="key">{_mark("circle", PLACEMENT.fill)} '
+                     f'{escape(PLACEMENT.label)}</span>')
     if step.eliminations:
-        items.append(f'<span style="color:{ELIMINATION.fill}">&#10005;</span> '
-                     f'{escape(ELIMINATION.label)}')
+        items.append(f'<span class="key">{_mark("cross", ELIMINATION.fill)} '
+                     f'{escape(ELIMINATION.label)}</span>')
     return " &nbsp; ".join(items)
+
+
+_legend = step_legend  # the older, private name
 
 
 def _trace(step: Step) -> str:
@@ -173,15 +194,19 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
 
 
 def _chain_legend() -> str:
-    return (f'<span style="color:{ASSUME}">&#9711;</span> A: the assumption &nbsp; '
-            f'<span style="color:{PLACEMENT.fill}">&#9711;</span> placed &nbsp; '
-            f'<span style="color:{ELIMINATION.fill}">&#10005;</span> eliminated '
+    return (f'{_mark("circle", ASSUME)} A: the assumption &nbsp; '
+            f'{_mark("circle", PLACEMENT.fill)} placed &nbsp; '
+            f'{_mark("cross", ELIMINATION.fill)} eliminated '
             f"(numbers: the lines below; arrows: what each line uses) &nbsp; "
-            f'<span style="color:{CONFLICT}">&#9634;</span> the contradiction')
+            f'{_mark("square", CONFLICT)} the contradiction')
 
 
-def _teach(step: Step, board: Board | None = None, size_px: int = 480,
-           full: bool = False, uid: str = "a") -> str:
+def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
+               full: bool = False, uid: str = "a") -> str:
+    """A step's reasoning: paragraphs, and a trial's branches folded, each with
+    its chain drawn on ``board`` (the position before the step) and written
+    out; ``full``: the whole recorded propagation instead of the chains.
+    ``uid``: a prefix of the drawings' ids, unique in the page."""
     if step.branches:
         from .trials import trial_parts
 
@@ -247,9 +272,9 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
         out.append(f'<h2>Step {number}/{total} · {escape(step.name)}{named} '
                    f'<span class="meta">level {step.level}{ref}</span>{_nav(number, total)}</h2>')
         out.append(f'<p class="summary">{escape(step.summary())}</p>')
-        out.append(_teach(step, board, size_px, full_trace, f"arrow-{number}"))
+        out.append(step_teach(step, board, size_px, full_trace, f"arrow-{number}"))
         svg = grid_svg(board, step, size_px=size_px, givens=wt.givens)
-        out.append(f"<figure>{svg}<figcaption>{_legend(step)}</figcaption></figure>")
+        out.append(f"<figure>{svg}<figcaption>{step_legend(step)}</figcaption></figure>")
         out.append("</li>")
     out.append("</ol>")
     final = wt.final()

@@ -357,6 +357,23 @@ def apply_moves(board: Board, moves: str, solution: tuple[int, ...] | None = Non
     return b
 
 
+def split_moves(moves: str) -> list[str]:
+    """Each move of ``moves`` (as ``--moves`` reads them), written ``r1c5=9`` or
+    ``r1c5!=9``; :class:`UsageError` for text that is not a move."""
+    out, pos, text = [], 0, moves.strip()
+    for m in _MOVE.finditer(text):
+        if text[pos:m.start()].strip(" ,;\t\n"):
+            break
+        pos = m.end()
+        op = "!=" if m.group("op") in ("!=", "<>") else "="
+        out.append(f"r{m.group('r1') or m.group('r2')}c{m.group('c1') or m.group('c2')}"
+                   f"{op}{m.group('v').upper()}")
+    rest = text[pos:].strip(" ,;\t\n")
+    if rest:
+        raise UsageError(f"--moves: cannot read {rest!r} (write r1c5=9, (1, 5) <- 9 or r1c5!=9)")
+    return out
+
+
 def check_position(board: Board, solver: object = None) -> tuple[int, ...]:
     """The solution of a position, or :class:`ExplainError` saying why there
     is none to explain: repeated values, no solution or several, pencil marks

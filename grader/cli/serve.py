@@ -1,0 +1,75 @@
+"""``serve``: the explainer in the browser, a local web application.
+
+The command parses its options into a :class:`~grader.web.ServeOptions` and
+hands it to :func:`grader.web.serve`; the server itself needs the ``web``
+extra (FastAPI, uvicorn, Jinja2), which the command names when it is missing."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .common import box_option, check_plugins, fail, hierarchy_option
+from .options import BoxOpt, HierarchyOpt, VersionOpt
+
+ServeGridArg = Annotated[str | None, typer.Argument(
+    metavar="[FILE|GRID]", show_default=False,
+    help="The grid the page opens with: a grid, pencil marks, or a file of grids (with "
+         "--index).  Without it the page starts empty: paste a grid there.")]
+ServeIndexOpt = Annotated[int, typer.Option(
+    "--index", min=1, metavar="N", help="Which grid of the file (1-based).")]
+ServeFormatOpt = Annotated[str, typer.Option(
+    "--input-format", "-i", metavar="FORMAT",
+    help="How to read FILE|GRID: auto, line, nt, block, csv, jsonl or pencil.")]
+HostOpt = Annotated[str, typer.Option(
+    "--host", metavar="ADDRESS",
+    help="The address to listen on (the loopback: only this computer can open the page).")]
+PortOpt = Annotated[int, typer.Option(
+    "--port", "-p", min=0, max=65535, metavar="PORT", show_default="a free port",
+    help="The port to listen on.")]
+ServeJobsOpt = Annotated[int, typer.Option(
+    "--jobs", "-j", min=0, metavar="N", show_default="0 = one per core, at most 4",
+    help="Worker processes explaining grids.")]
+ServeTimeLimitOpt = Annotated[float, typer.Option(
+    "--time-limit", metavar="SECONDS", min=0.05,
+    help="Seconds of work per request (explaining a grid) before the answer is a timeout; "
+         "the server goes on.")]
+OpenOpt = Annotated[bool, typer.Option(
+    "--open", help="Open the page in the web browser.")]
+
+
+def serve_command(
+    grid: ServeGridArg = None, index: ServeIndexOpt = 1, input_format: ServeFormatOpt = "auto",
+    box: BoxOpt = None, host: HostOpt = "127.0.0.1", port: PortOpt = 0,
+    jobs: ServeJobsOpt = 0, time_limit: ServeTimeLimitOpt = 10.0,
+    hierarchy: HierarchyOpt = None, open_browser: OpenOpt = False,
+    version: VersionOpt = None,
+) -> None:
+    """Explain grids in the browser: enter a grid, step, undo, ask for hints, make
+    your own moves.
+
+    Listens on 127.0.0.1, a free port, and prints the page's URL; Ctrl-C stops it.
+    Needs the web extra: pip install 'sudoku-grader[web]'.
+
+    \b
+    python -m grader serve
+    python -m grader serve puzzles/book-figures.txt --index 10 --open
+    python -m grader serve GRID --port 8000 --time-limit 20
+    """
+    from ..web import ServeOptions, StartupError, missing_extra, serve
+
+    missing = missing_extra()
+    if missing is not None:
+        fail(f"serve needs the web extra ('{missing}' is not installed): "
+             f"pip install 'sudoku-grader[web]'")
+    box_option(box)  # checked here, used as text
+    h = hierarchy_option(hierarchy)
+    check_plugins(h)
+    opts = ServeOptions(grid=grid, index=index, box=box, input_format=input_format,
+                        host=host, port=port, jobs=jobs, time_limit=time_limit, hierarchy=h,
+                        open_browser=open_browser)
+    try:
+        serve(opts)
+    except StartupError as e:
+        fail(str(e))

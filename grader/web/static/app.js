@@ -1,0 +1,397 @@
+// The explainer page: state, the API calls, the board's clicks and keys.
+// Every HTML the page inserts comes from the server, where each text is escaped;
+// every text of the input or of a message is set as text, never as HTML.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const init = JSON.parse($("state").textContent);
+  const S = {
+    grid: init.grid || "", index: init.index || 1, fmt: init.input_format || "auto",
+    box: init.box || null, path: init.path || "book", moves: init.moves || "",
+    step: init.step || 0, info: null, frame: null, sel: null, remove: false,
+    past: [], future: [], frames: new Map(),
+  };
+  const SVGNS = "http://www.w3.org/2000/svg";
+  let queue = Promise.resolve();
+
+  // -- plumbing ---------------------------------------------------------
+  function act(fn) {  // user actions run one after another, in order
+    queue = queue.then(fn).catch(report);
+    return queue;
+  }
+  function report(err) {
+    say(err && err.message ? err.message : String(err), "error");
+  }
+  function say(text, kind) {
+    const m = $("message");
+    m.textContent = text;
+    m.className = "message" + (kind === "ok" ? " ok" : "");
+    m.hidden = !text;
+  }
+  async function api(name, body) {
+    const timer = setTimeout(() => { $("busy").hidden = false; }, 300);
+    try {
+      const res = await fetch("/api/" + name, {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      let data = null;
+      try { data = await res.json(); } catch (e) { data = null; }
+      if (!res.ok) {
+        const err = new Error((data && data.detail) || res.status + " " + res.statusText);
+        err.kind = data && data.error;
+        throw err;
+      }
+      return data;
+    } finally {
+      clearTimeout(timer);
+      $("busy").hidden = true;
+    }
+  }
+  function position() {
+    return { grid: S.grid, index: S.index, input_format: S.fmt, box: S.box,
+             moves: S.moves, path: S.path };
+  }
+  function updateURL() {
+    const p = new URLSearchParams();
+    p.set("grid", S.grid);
+    if (S.fmt !== "auto") p.set("fmt", S.fmt);
+    if (S.box) p.set("box", S.box);
+    if (S.index !== 1) p.set("index", String(S.index));
+    if (S.moves) p.set("moves", S.moves);
+    if (S.step) p.set("step", String(S.step));
+    if (S.path !== "book") p.set("path", S.path);
+    history.replaceState(null, "", "?" + p.toString());
+  }
+  function node(tag, text, cls) {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  }
+
+  // -- the path and its frames -------------------------------------------
+  async function load(step) {
+    const info = await api("explain", position());
+    S.info = info;
+    S.grid = info.position; S.index = 1; S.fmt = info.input_format; S.box = info.box;
+    $("app").hidden = false;
+    renderInfo();
+    await show(Math.min(step, info.end));
+  }
+  function renderInfo() {
+    const info = S.info, g = info.grade, r = $("rating");
+    r.textContent = "";
+    if (g && g.verdict === "ok") {
+      r.append(node("span", "Level " + g.level + (g.rating ? " (" + g.rating + ")" : ""), "level"));
+      if (g.se !== null && g.se !== undefined) r.append(" · SE " + Number(g.se).toFixed(1));
+      r.append(" · " + info.total + " steps" + (g.depth > 1 ? " · trials nested " + g.depth + " deep" : ""));
+    } else {
+      r.append(node("span", info.sentence, "level"));
+    }
+    const list = $("steps");
+    list.textContent = "";
+    for (const s of info.steps) {
+      const b = node("button", s.number + ". " + s.name + (s.pattern_name ? " (" + s.pattern_name + ")" : "")
+                     + " · " + s.level, s.depth ? "trial" : "");
+      b.type = "button"; b.dataset.n = String(s.number); b.dataset.depth = String(s.depth);
+      b.title = s.summary;
+      const li = node("li"); li.append(b); list.append(li);
+    }
+    const end = node("button", info.end + ". " + {solved: "solution", stuck: "the rules stop",
+                                                  contradiction: "contradiction"}[info.status],
+                     info.status === "contradiction" ? "bad" : "");
+    end.type = "button"; end.dataset.n = String(info.end);
+    const li = node("li"); li.append(end); list.append(li);
+    $("count").textContent = "(" + info.total + ")";
+    $("jump-to").max = String(info.end);
+    $("moves-text").textContent = info.moves.length ? info.moves.join(" ") : "none yet";
+    const st = $("status");
+    st.className = "status" + (info.wrong ? " wrong" : "");
+    st.textContent = info.wrong ? info.wrong.message : "";
+    st.dataset.status = info.status;
+    buildPad();
+  }
+  async function frameAt(k) {
+    const key = [S.grid, S.moves, S.path, k].join("|");
+    let f = S.frames.get(key);
+    if (!f) {
+      f = await api("step", Object.assign(position(), { number: k }));
+      if (S.frames.size > 400) S.frames.clear();
+      S.frames.set(key, f);
+    }
+    return f;
+  }
+  async function show(k) {
+    const f = await frameAt(k);
+    S.step = k; S.frame = f;
+    $("board").innerHTML = f.board;  // an SVG drawn by the server
+    $("text").innerHTML = f.text;    // HTML written by the server, every text escaped
+    const total = S.info.total;
+    $("where").textContent = f.kind === "start" ? "Start · 0/" + total
+      : f.kind === "end" ? "End · " + total + "/" + total : "Step " + k + "/" + total;
+    $("where").dataset.step = String(k);
+    for (const b of $("steps").querySelectorAll("button")) {
+      if (b.dataset.n === String(k)) b.setAttribute("aria-current", "step");
+      else b.removeAttribute("aria-current");
+    }
+    const st = $("status");
+    if (!S.info.wrong) {
+      st.className = "status" + (f.kind === "end" && S.info.status === "solved" ? " solved" : "");
+      st.textContent = f.kind === "end" ? (S.info.status === "solved" ? "Solved! " : "") + S.info.sentence : "";
+    }
+    $("hint").hidden = true;
+    drawSelection(); updateButtons(); updateURL();
+    if (k < S.info.end) frameAt(k + 1).catch(() => {});  // the next frame, ahead of time
+  }
+  function updateButtons() {
+    const end = S.info ? S.info.end : 0;
+    $("first").disabled = $("prev").disabled = S.step <= 0;
+    $("next").disabled = $("last").disabled = S.step >= end;
+    $("undo").disabled = !S.past.length;
+    $("redo").disabled = !S.future.length;
+  }
+
+  // -- history -------------------------------------------------------------
+  function snapshot() { return { moves: S.moves, step: S.step }; }
+  async function restore(st) {
+    const changed = st.moves !== S.moves;
+    S.moves = st.moves;
+    if (changed) await load(st.step); else await show(st.step);
+  }
+  async function go(k) {
+    if (!S.info) return;
+    k = Math.max(0, Math.min(S.info.end, k));
+    if (k === S.step) return;
+    S.past.push(snapshot()); S.future = [];
+    await show(k);
+  }
+  async function undo() {
+    if (!S.past.length) return;
+    S.future.push(snapshot());
+    await restore(S.past.pop());
+  }
+  async function redo() {
+    if (!S.future.length) return;
+    S.past.push(snapshot());
+    await restore(S.future.pop());
+  }
+
+  // -- hints and moves -----------------------------------------------------
+  async function hint(level) {
+    if (!S.info) return;
+    const h = await api("hint", Object.assign(position(), { after: S.step, level: level }));
+    const box = $("hint");
+    box.textContent = "";
+    box.append(node("h3", "Hint (" + level + ")"), node("p", h.text));
+    if (h.html) {
+      const div = node("div", undefined, "full");
+      div.innerHTML = h.html;  // written by the server, every text escaped
+      box.append(div);
+    }
+    box.dataset.level = level;
+    box.hidden = false;
+  }
+  async function move(text) {
+    if (!S.info) return;
+    const r = await api("moves", Object.assign(position(), { after: S.step, move: text }));
+    const before = snapshot();
+    S.moves = r.moves;
+    try {
+      await load(0);
+    } catch (err) {
+      S.moves = before.moves;
+      throw err;
+    }
+    S.past.push(before); S.future = [];
+    updateButtons();
+    if (!S.info.wrong) say("Move " + r.move + " made: steps and hints go on from here.", "ok");
+    else say("");
+  }
+  function cellName(c) {
+    const n = S.info.size;
+    return "r" + (Math.floor(c / n) + 1) + "c" + (c % n + 1);
+  }
+  function moveOn(cell, sym, remove) {
+    const f = S.frame;
+    if (f.values[cell] !== ".") { say(cellName(cell) + " already holds " + f.values[cell] + ".", "error"); return; }
+    if (f.candidates[cell].indexOf(sym) < 0) {
+      say(sym + " is not a candidate of " + cellName(cell) + " here.", "error"); return;
+    }
+    act(() => move(cellName(cell) + (remove ? "!=" : "=") + sym));
+  }
+
+  // -- the board -----------------------------------------------------------
+  function select(cell) {
+    S.sel = cell; drawSelection();
+    const f = S.frame, v = f.values[cell];
+    $("cell").textContent = "Row " + (Math.floor(cell / S.info.size) + 1) + ", column "
+      + (cell % S.info.size + 1) + (v !== "." ? ": holds " + v
+      : ": candidates " + f.candidates[cell].split("").join(", "));
+  }
+  function drawSelection() {
+    const svg = $("board").querySelector("svg");
+    if (!svg || S.sel === null || !S.info) return;
+    const n = S.info.size, r = document.createElementNS(SVGNS, "rect");
+    r.setAttribute("class", "sel");
+    r.setAttribute("x", String(60 + (S.sel % n) * 100 + 4));
+    r.setAttribute("y", String(60 + Math.floor(S.sel / n) * 100 + 4));
+    r.setAttribute("width", "92"); r.setAttribute("height", "92");
+    svg.append(r);
+  }
+  function onBoardClick(e) {
+    const svg = $("board").querySelector("svg");
+    if (!svg || !S.info) return;
+    const pt = svg.createSVGPoint();
+    pt.x = e.clientX; pt.y = e.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const n = S.info.size, a = S.info.block[0], b = S.info.block[1];
+    const col = Math.floor((p.x - 60) / 100), row = Math.floor((p.y - 60) / 100);
+    if (row < 0 || col < 0 || row >= n || col >= n) return;
+    const cell = row * n + col;
+    if (S.sel === cell && S.frame.values[cell] === ".") {
+      const sc = Math.floor((p.x - 60 - col * 100) / (100 / b));
+      const sr = Math.floor((p.y - 60 - row * 100) / (100 / a));
+      const sym = S.info.symbols[sr * b + sc];
+      if (sym) moveOn(cell, sym, S.remove || e.shiftKey);
+      return;
+    }
+    select(cell);
+  }
+  function buildPad() {
+    const pad = $("pad-values");
+    pad.textContent = "";
+    for (const sym of S.info.symbols) {
+      const b = node("button", sym);
+      b.type = "button"; b.dataset.sym = sym;
+      pad.append(b);
+    }
+    labelPad();
+  }
+  function labelPad() {
+    for (const b of $("pad-values").querySelectorAll("button")) {
+      b.setAttribute("aria-label", (S.remove ? "Remove candidate " : "Place ") + b.dataset.sym);
+    }
+    $("mode").setAttribute("aria-pressed", String(S.remove));
+  }
+  function press(sym, remove) {
+    if (S.sel === null) { say("Choose a cell first (click it, or focus the board and use the arrows).", "error"); return; }
+    moveOn(S.sel, sym, remove);
+  }
+  function symbolOf(e) {
+    const m = /^(?:Digit|Numpad)(\d)$/.exec(e.code || "");
+    const key = m ? m[1] : (e.key || "").toUpperCase();
+    return key.length === 1 && S.info && S.info.symbols.indexOf(key) >= 0 ? key : null;
+  }
+
+  // -- keys ------------------------------------------------------------------
+  function onKey(e) {
+    const t = e.target, typing = /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName);
+    if (typing || e.altKey || e.metaKey) return;
+    const onBoard = t === $("board"), k = e.key;
+    if (e.ctrlKey) {
+      if (k === "z" && !e.shiftKey) act(undo);
+      else if (k === "y" || (k === "Z" && e.shiftKey)) act(redo);
+      else return;
+      e.preventDefault(); return;
+    }
+    if (onBoard && S.info && /^Arrow/.test(k)) {
+      const n = S.info.size, c = S.sel === null ? 0 : S.sel;
+      const r = Math.floor(c / n), q = c % n;
+      const to = { ArrowUp: [r - 1, q], ArrowDown: [r + 1, q], ArrowLeft: [r, q - 1], ArrowRight: [r, q + 1] }[k];
+      select(((to[0] + n) % n) * n + (to[1] + n) % n);
+      e.preventDefault(); return;
+    }
+    const sym = S.sel !== null ? symbolOf(e) : null;
+    if (sym && /^(?:Digit|Numpad)/.test(e.code || "") || (sym && onBoard)) {
+      press(sym, S.remove || e.shiftKey); e.preventDefault(); return;
+    }
+    const keys = {
+      j: () => act(() => go(S.step + 1)), ArrowRight: () => act(() => go(S.step + 1)),
+      k: () => act(() => go(S.step - 1)), ArrowLeft: () => act(() => go(S.step - 1)),
+      Home: () => act(() => go(0)), End: () => act(() => go(S.info ? S.info.end : 0)),
+      u: () => act(undo), r: () => act(redo),
+      t: () => act(() => hint("technique")), w: () => act(() => hint("where")),
+      f: () => act(() => hint("full")), g: () => $("jump-to").focus(),
+      m: () => { S.remove = !S.remove; labelPad(); },
+    };
+    if (keys[k]) { keys[k](); e.preventDefault(); }
+  }
+
+  // -- wiring ----------------------------------------------------------------
+  function submitGrid(e) {
+    if (e) e.preventDefault();
+    const grid = $("grid").value, index = parseInt($("index").value, 10) || 1;
+    const path = $("path").value;
+    if (!grid.trim()) { say("Type or paste a grid first.", "error"); return; }
+    say("");
+    act(async () => {  // in the queue: after what the page is doing now
+      Object.assign(S, { grid: grid, index: index, fmt: "auto", box: null, path: path,
+                         moves: "", past: [], future: [], sel: null });
+      S.frames.clear();
+      try {
+        await load(0);
+      } catch (err) {
+        S.info = null; $("app").hidden = true;
+        throw err;
+      }
+    });
+  }
+  function openFile() {
+    const file = $("file").files[0];
+    if (!file) return;
+    if (file.size > init.max_body - 4096) {
+      say("This file is too large for the page (" + Math.round(file.size / 1024) + " KB): "
+          + "open it with python -m grader serve FILE --index N.", "error");
+      return;
+    }
+    file.text().then((text) => { $("grid").value = text; submitGrid(); }, report);
+  }
+  function wire() {
+    $("grid-form").addEventListener("submit", submitGrid);
+    $("file").addEventListener("change", openFile);
+    $("path").addEventListener("change", () => {
+      const path = $("path").value;
+      act(async () => { if (S.info) { S.path = path; await load(0); } });
+    });
+    $("first").addEventListener("click", () => act(() => go(0)));
+    $("prev").addEventListener("click", () => act(() => go(S.step - 1)));
+    $("next").addEventListener("click", () => act(() => go(S.step + 1)));
+    $("last").addEventListener("click", () => act(() => go(S.info.end)));
+    $("undo").addEventListener("click", () => act(undo));
+    $("redo").addEventListener("click", () => act(redo));
+    for (const level of ["technique", "where", "full"]) {
+      $("hint-" + level).addEventListener("click", () => act(() => hint(level)));
+    }
+    $("jump").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const n = parseInt($("jump-to").value, 10);
+      if (!isNaN(n)) act(() => go(n));
+    });
+    $("move-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = $("move").value.trim();
+      if (text) act(() => move(text)).then(() => { $("move").value = ""; });
+    });
+    $("steps").addEventListener("click", (e) => {
+      const b = e.target.closest("button");
+      if (b) act(() => go(parseInt(b.dataset.n, 10)));
+    });
+    $("board").addEventListener("click", onBoardClick);
+    $("board").addEventListener("focus", () => { if (S.sel === null && S.info) select(0); });
+    $("pad").addEventListener("click", (e) => {
+      const b = e.target.closest("button");
+      if (!b) return;
+      if (b.id === "mode") { S.remove = !S.remove; labelPad(); return; }
+      press(b.dataset.sym, S.remove);
+    });
+    document.addEventListener("keydown", onKey);
+  }
+
+  wire();
+  if (S.grid.trim()) {
+    act(() => load(S.step));
+  } else {
+    $("grid").focus();
+  }
+})();

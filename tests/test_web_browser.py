@@ -1,0 +1,221 @@
+"""The explainer's page in the system's headless Chromium (Playwright with
+``executable_path``; never a downloaded browser): paste a grid, step, undo,
+hints, moves by click and by key, a wrong move refuted, a depth-1 grid solved
+to the end, a nested trial unfolded, the grid of ``--index``, bad input, the
+phone width.  One server and one browser for the module; skipped where
+Chromium or Playwright is missing (CI installs both)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+from web_helpers import (
+    CHROMIUM_ARGS,
+    DEPTH1,
+    DEPTH2,
+    EASY,
+    Server,
+    candidate_of,
+    chromium,
+    needs_web,
+)
+
+needs_web()
+pytest.importorskip("playwright", reason="playwright (test extra) is not installed")
+CHROMIUM = chromium()
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="the system's Chromium is not "
+                                "installed (apt-get install chromium; CI installs it)")
+
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+
+TIMEOUT = 60_000  # ms: a loaded 2-core machine
+
+
+@pytest.fixture(scope="module")
+def server():
+    # the page opens on grid 10 of the book's figures when its URL names none
+    with Server("puzzles/book-figures.txt", "--index", "10", "--jobs", "2") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(TIMEOUT)
+    expect.set_options(timeout=TIMEOUT)
+    errors: list[str] = []
+    p.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.base = server.url  # type: ignore[attr-defined]
+    yield p
+    context.close()
+    # no script error, and nothing the Content-Security-Policy had to block
+    assert not [e for e in errors if "status of 4" not in e], errors
+
+
+def open_grid(page: Page, grid: str, moves: str = "") -> None:
+    url = page.base + "?grid=" + quote(grid) + ("&moves=" + quote(moves) if moves else "")
+    page.goto(url)
+    expect(page.locator("#board > svg")).to_be_visible()
+
+
+def at_step(page: Page, n: int) -> None:
+    expect(page.locator("#where")).to_have_attribute("data-step", str(n))
+
+
+def click_board(page: Page, row: int, col: int, value: int | None = None) -> None:
+    """Click cell (row, col) of a 9x9 board, or its candidate ``value``."""
+    box = page.locator("#board > svg").bounding_box()
+    assert box is not None
+    scale = box["width"] / 1020  # the drawing's viewBox: 9 cells of 100 and margins of 60
+    x, y = 60 + (col - 1) * 100 + 50, 60 + (row - 1) * 100 + 50
+    if value is not None:
+        x = 60 + (col - 1) * 100 + ((value - 1) % 3 + 0.5) * 100 / 3
+        y = 60 + (row - 1) * 100 + ((value - 1) // 3 + 0.5) * 100 / 3
+    page.mouse.click(box["x"] + x * scale, box["y"] + y * scale)
+
+
+def test_paste_step_undo_and_each_hint(page: Page) -> None:
+    page.goto(page.base)
+    page.fill("#grid", EASY)
+    page.click("#load")
+    expect(page.locator("#rating")).to_contain_text("Level 1")
+    at_step(page, 0)
+    for _ in range(5):
+        page.click("#next")
+    at_step(page, 5)
+    expect(page.locator("#text h2")).to_contain_text("Step 5/52")
+    page.click("#undo")
+    page.click("#undo")
+    at_step(page, 3)
+    assert "step=3" in page.url and "grid=" in page.url
+    page.click("#hint-technique")
+    expect(page.locator("#hint")).to_contain_text("Try single position")
+    expect(page.locator("#hint")).to_have_attribute("data-level", "technique")
+    page.keyboard.press("w")  # the where hint by its key
+    expect(page.locator("#hint")).to_have_attribute("data-level", "where")
+    expect(page.locator("#hint")).to_contain_text("look at")
+    page.click("#hint-full")
+    expect(page.locator("#hint .full h2")).to_contain_text("Step 4/52")
+    expect(page.locator("#hint .full svg[role=img]")).to_have_count(1)
+    page.click("#redo")
+    at_step(page, 4)
+    page.reload()  # the URL holds the grid and the step
+    at_step(page, 4)
+
+
+def test_a_move_a_hint_from_there_and_a_wrong_move_refuted(page: Page) -> None:
+    open_grid(page, EASY)
+    right = candidate_of(EASY, (1, 3), wrong=False)
+    page.locator("#board").focus()  # by the keyboard: the arrows, then the digit
+    expect(page.locator("#cell")).to_contain_text("Row 1, column 1")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#cell")).to_contain_text("Row 1, column 3")
+    page.keyboard.press(str(right))
+    expect(page.locator("#message")).to_contain_text(f"Move r1c3={right} made")
+    expect(page.locator("#moves-text")).to_have_text(f"r1c3={right}")
+    page.click("#hint-where")
+    expect(page.locator("#hint")).to_contain_text("look at")
+    wrong = candidate_of(EASY, (4, 5), wrong=True)  # a cell the first move leaves alone
+    click_board(page, 4, 5)  # by the mouse: the cell, then its candidate
+    expect(page.locator("#cell")).to_contain_text("Row 4, column 5")
+    click_board(page, 4, 5, wrong)
+    expect(page.locator("#status")).to_contain_text(f"r4c5={wrong} was wrong")
+    expect(page.locator("#status")).to_have_attribute("data-status", "contradiction")
+    page.click("#last")
+    expect(page.locator("#text h2")).to_have_text("Contradiction")
+    page.click("#undo")  # back to the end frame, then before the wrong move
+    page.click("#undo")
+    expect(page.locator("#status")).not_to_contain_text("was wrong")
+    expect(page.locator("#moves-text")).to_have_text(f"r1c3={right}")
+
+
+def test_the_grid_given_by_index_opens(page: Page) -> None:
+    page.goto(page.base)  # the server's grid: grid 10 of the file, by --index
+    expect(page.locator("#rating")).to_contain_text("Level 13 (expert)")
+    expect(page.locator("#count")).to_have_text("(57)")
+    assert page.input_value("#grid") == DEPTH1
+    at_step(page, 0)
+
+
+def test_a_depth_1_grid_solved_to_the_end(page: Page) -> None:
+    page.goto(page.base)  # DEPTH1, as above
+    expect(page.locator("#count")).to_have_text("(57)")
+    page.locator("body").focus()
+    for _ in range(58):
+        page.keyboard.press("j")
+    at_step(page, 58)
+    expect(page.locator("#status")).to_contain_text("Solved!")
+    expect(page.locator("#text h2")).to_have_text("Solution")
+    expect(page.locator("#next")).to_be_disabled()
+    trials = page.locator("#steps button.trial")
+    assert trials.count() >= 1
+
+
+def test_a_depth_2_grid_and_a_nested_trial_unfolded(page: Page) -> None:
+    open_grid(page, DEPTH2)
+    nested = page.locator("#steps button[data-depth='2']").first
+    page.click("#all-steps summary")
+    number = int(nested.get_attribute("data-n") or "0")
+    nested.click()
+    at_step(page, number)
+    inner = page.locator("#text details.branch details.branch").first
+    expect(inner).not_to_have_attribute("open", "")
+    inner.locator("> summary").click()
+    expect(inner).to_have_attribute("open", "")
+    expect(inner.locator("ol.chain").first).to_be_visible()
+    expect(page.locator("#text figure svg[role=img]").first).to_be_visible()  # a chain drawn
+
+
+def test_bad_input_shows_its_message(page: Page) -> None:
+    page.goto(page.base)
+    page.fill("#grid", "12345 is not a grid <img src=x id=injected>")
+    page.click("#load")
+    expect(page.locator("#message")).to_contain_text("malformed")
+    expect(page.locator("#message")).to_contain_text("<img src=x")  # shown as text
+    assert page.locator("#injected").count() == 0
+    expect(page.locator("#app")).to_be_hidden()
+    page.fill("#grid", "1" + "." * 80)
+    page.click("#load")
+    expect(page.locator("#message")).to_contain_text("multiple-solutions")
+
+
+def test_phone_width_and_keys(browser, server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server.url + "?grid=" + quote(EASY))
+    expect(page.locator("#board > svg")).to_be_visible()
+    box = page.locator("#board > svg").bounding_box()
+    assert box is not None and box["width"] <= 390 and box["x"] >= 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator("body").focus()
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    at_step(page, 2)
+    page.keyboard.press("k")
+    at_step(page, 1)
+    page.keyboard.press("g")
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    at_step(page, 7)
+    for control in ("#prev", "#next", "#undo", "#redo", "#hint-technique", "#mode"):
+        label = page.locator(control).get_attribute("aria-label") or page.locator(
+            control).inner_text()
+        assert label.strip(), control
+    assert re.search(r"Place \d", page.locator("#pad-values button").first.get_attribute(
+        "aria-label") or "")
+    context.close()
