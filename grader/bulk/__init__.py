@@ -9,6 +9,7 @@ sources         reading records lazily, counting lines for the progress bar
 task            a worker's job: the grader, one grid graded, the one timeout
 pool            the :class:`Pool` protocol, the inline pool, choosing a pool
 processes       the pool of worker processes
+outbox          a worker process's side of it: its loop, its batches of answers
 dask            the pool on a Dask cluster (``--dask``)
 pipeline        the ordered run loop: read, grade, hand back in input order
 resume          reading an output back; ``--resume``'s cursor and settings

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from types import FrameType
 from typing import Any, NoReturn
 
 import typer
@@ -116,16 +114,12 @@ def stdin_is_tty() -> bool:
         return False
 
 
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM (``kill``, a scheduler's stop) handled as Ctrl-C inside the
-    block: what was made is kept and the command says "interrupted"."""
-    old = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
+    """SIGTERM (``kill``, a scheduler's stop) and SIGHUP handled as Ctrl-C
+    inside the block: what was made is kept and the command says
+    "interrupted" (see :mod:`grader.interrupts`)."""
+    from ..interrupts import stop_signals_as_interrupt
+
+    with stop_signals_as_interrupt():
         yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
