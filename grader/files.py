@@ -171,6 +171,25 @@ def read_settings(output: Path) -> dict[str, Any] | None:
     return settings if isinstance(settings, dict) else None
 
 
+def settings_problem(output: Path) -> str | None:
+    """Why the settings recorded beside ``output`` cannot be read (None: they
+    can, or there are none, as beside an output of an older version)."""
+    meta = settings_path(output)
+    try:
+        text = meta.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        return f"{meta}: cannot read the settings of the run that wrote it ({e})"
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        return f"{meta}: not the settings of a run of grade ({type(e).__name__}: {e})"
+    if not (isinstance(data, dict) and isinstance(data.get("settings"), dict)):
+        return f"{meta}: not the settings of a run of grade (no settings in it)"
+    return None
+
+
 def _show(value: Any) -> str:
     if value is True:
         return "on"

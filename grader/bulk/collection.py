@@ -105,6 +105,13 @@ class _Run:
         if opts.output is not None:
             self.output = OutputFile(opts, self.h, self.head)
             fields = self.output.fields
+            cursor = self.output.cursor
+            if cursor is not None and cursor.repaired and not opts.quiet:
+                lines = ", ".join(map(str, cursor.repaired[:5])) + (
+                    ", ..." if len(cursor.repaired) > 5 else "")
+                self.err.print(f"--resume: {opts.output}: dropped {len(cursor.repaired)} "
+                               f"line(s) that repeated an earlier line exactly (line {lines})",
+                               markup=False, highlight=False)
         try:
             self._sinks()
             cfg = self._config(fields)
@@ -156,10 +163,14 @@ class _Run:
                                                                 and not opts.quiet)
         bar = Progress(list(opts.inputs), bool(show), self.err)
         sink = self.sink
+        cursor = self.output.cursor if self.output is not None else None
         try:
-            return run(self.head, pool, self.emit, with_solution=opts.with_solution,
-                       cursor=self.output.cursor if self.output is not None else None,
-                       progress=bar, settled=sink.flush if sink is not None else None)
+            stats = run(self.head, pool, self.emit, with_solution=opts.with_solution,
+                        cursor=cursor, progress=bar,
+                        settled=sink.flush if sink is not None else None)
+            if cursor is not None and not stats.interrupted:
+                cursor.finish(stats.read)
+            return stats
         except (InputError, ResumeError, WorkerFailed) as e:
             raise GradeUsageError(str(e)) from None
         finally:
