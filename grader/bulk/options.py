@@ -135,6 +135,14 @@ def _check_output(opts: GradeOptions) -> None:
             raise GradeUsageError(f"--output {output}: the name must end in .jsonl or .csv")
         if output.is_dir():
             raise GradeUsageError(f"--output {output}: is a directory")
+        from ..files import special_kind
+
+        kind = special_kind(output)
+        if kind is not None:
+            raise GradeUsageError(
+                f"--output {output}: is {kind}, not a regular file (--output writes a file that "
+                f"--resume can continue): write to a file, or use -f jsonl or -f csv and "
+                f"redirect standard output")
         if output.exists() and output.stat().st_size > 0 and not (opts.overwrite or opts.resume):
             raise GradeUsageError(f"--output {output} exists: --resume continues it, "
                              f"--overwrite replaces it")

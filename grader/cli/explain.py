@@ -17,7 +17,7 @@ from rich.text import Text
 from typer.core import TyperCommand
 
 from ..engine import Engine
-from ..files import OutputError, check_output_not_input
+from ..files import OutputError, check_output_not_input, open_output, write_output
 from ..formats import InputError
 from ..hierarchy import Hierarchy
 from ..rule import RuleError
@@ -84,7 +84,7 @@ def _write(text: str, output: Path | None, quiet: bool = False) -> None:
         sys.stdout.flush()
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, text)
     except OSError as e:
         fail(f"{output}: cannot write: {e.strerror or e}")
     if not quiet:
@@ -260,7 +260,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
     fh = None
     if output is not None:
         try:
-            fh = output.open("w", encoding="utf-8")
+            fh = open_output(output)
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
         console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True)
@@ -305,7 +305,7 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
     from rich.console import Console
 
     try:
-        with output.open("w", encoding="utf-8") as fh:
+        with open_output(output) as fh:
             Console(file=fh, highlight=False, soft_wrap=True, no_color=True).print(
                 render_step(number, step, board if grid else None, wt.givens, detail,
                             full=full_trace))

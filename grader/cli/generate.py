@@ -16,6 +16,7 @@ from typing import Annotated, Any, TextIO
 
 import typer
 
+from ..files import open_output
 from ..formats import InputError
 from ..generator import Generated, GenerationError, TargetError, Task
 from ..generator.climb import Counters
@@ -193,7 +194,7 @@ def generate_command(
 def _open_output(output: Path | None, pack: Path | None) -> TextIO:
     if output is not None and pack is None:
         try:
-            return output.open("w", encoding="utf-8")
+            return open_output(output)
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     return sys.stdout

@@ -14,7 +14,7 @@ import typer
 
 from ..engines import EngineError
 from ..engines.render import draw, draw_rich, side_by_side
-from ..files import OutputError, check_output_not_input, output_problem
+from ..files import OutputError, check_output_not_input, output_problem, write_output
 from ..formats import Grid, InputError, Record, iter_source
 from ..pairs import (
     DEFAULT_PAIR_SOLVER,
@@ -151,7 +151,7 @@ def solve_command(
         out.print(render_pair(a.geo, sa, sb, fmt), markup=False, highlight=False)
     if output is not None:
         try:
-            output.write_text(render_pair(a.geo, sa, sb, fmt) + "\n", encoding="utf-8")
+            write_output(output, render_pair(a.geo, sa, sb, fmt) + "\n")
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     if res.count == 1:
@@ -217,7 +217,7 @@ def generate_command(
     text = pair_text(gen, opts)
     if output is not None:
         try:
-            output.write_text(text + "\n", encoding="utf-8")
+            write_output(output, text + "\n")
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     else:

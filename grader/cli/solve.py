@@ -31,7 +31,7 @@ from ..engines.solving import (
     summary,
     write_outputs,
 )
-from ..files import OutputError, check_output_not_input, plot_path_problem
+from ..files import OutputError, check_output_not_input, open_output, plot_path_problem
 from ..formats import InputError, Record, check_sources
 from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
 from .options import (
@@ -235,7 +235,7 @@ def _open_out(path: Path | None) -> IO[str] | None:
     if path is None:
         return None
     try:
-        return path.open("w", encoding="utf-8")
+        return open_output(path)
     except OSError as e:
         fail(f"{path}: cannot write: {e.strerror or e}")
 

@@ -17,6 +17,7 @@ from rich.table import Table
 from ..engines import EngineError
 from ..engines.cnf import encode
 from ..engines.solving import Comparison, Outcome, SolveOptions, compare, encoding_sizes
+from ..files import open_output
 from ..formats import InputError, Record
 from .common import EXIT_NOT_OK, EXIT_OK, err, fail, out
 
@@ -78,7 +79,7 @@ def write_dimacs_files(opts: SolveOptions, inputs: list[str], path: Path) -> NoR
             f"{path.stem}-{rec.index}{path.suffix or '.cnf'}")
         enc = encode(rec.grid.geo, rec.grid.values, opts.encoding)
         try:
-            with target.open("w", encoding="ascii") as fh:
+            with open_output(target, encoding="ascii") as fh:
                 enc.write_dimacs(fh, f"grid {rec.index} of {rec.source}, line {rec.line}")
         except OSError as exc:
             fail(f"{target}: cannot write: {exc.strerror or exc}")
