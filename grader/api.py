@@ -106,6 +106,7 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     otherwise worker processes grade (``jobs=0``: all cores; ``time_limit``: the
     seconds per grid before the verdict ``timeout``) and the results come when
     the run is over.  ``InputError`` when a file cannot be read."""
+    from .bulk.options import time_limit as seconds_or_none
     from .bulk.pipeline import run
     from .bulk.pool import InlinePool
     from .bulk.processes import ProcessPool
@@ -117,6 +118,7 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     for name in names:
         if name != "-" and not Path(name).exists():
             raise InputError(f"{name}: no such file")
+    time_limit = seconds_or_none(time_limit)  # inf: no limit; nan: ValueError
     cfg = GradeConfig(hierarchy=hierarchy, check=check, with_solution=with_solution)
     recs = iter_sources(names, input_format, box, column)
     njobs = jobs or os.cpu_count() or 1

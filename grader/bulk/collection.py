@@ -23,7 +23,7 @@ from typing import Any
 from ..formats import InputError
 from ..hierarchy import Hierarchy, default_hierarchy
 from .codec import extra_columns, to_model
-from .options import GradeOptions, GradeUsageError, check
+from .options import GradeOptions, GradeUsageError, check, normalized
 from .output import OutputFile
 from .pipeline import Entry, RunStats, run
 from .pool import InlinePool, Pool, WorkerFailed
@@ -66,6 +66,7 @@ def grade_collection(opts: GradeOptions, *, out: Any = None, err: Any = None) ->
     results graded before the failure written)."""
     if out is None or err is None:
         out, err = consoles()
+    opts = normalized(opts)
     box, where = check(opts)
     h = opts.hierarchy if opts.hierarchy is not None else default_hierarchy()
     return _Run(opts, h, box, where, out, err).go()

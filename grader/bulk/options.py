@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import GraderError
@@ -71,6 +71,26 @@ class GradeOptions:
         """JSON Lines or CSV results on standard output."""
         return (self.output is None and not self.summary_only
                 and self.output_format in ("jsonl", "csv"))
+
+
+#: A time limit at least this long (about 31 years), or ``inf``, is no limit.
+NO_LIMIT_SECONDS = 1e9
+
+
+def time_limit(seconds: float | None) -> float | None:
+    """``--time-limit`` as the workers use it: None for no limit (``inf`` and
+    anything from :data:`NO_LIMIT_SECONDS` on); refused when not a positive number."""
+    if seconds is None:
+        return None
+    if not seconds > 0:  # nan too
+        raise GradeUsageError(f"--time-limit {seconds}: give a number of seconds above 0")
+    return None if seconds >= NO_LIMIT_SECONDS else float(seconds)
+
+
+def normalized(opts: GradeOptions) -> GradeOptions:
+    """``opts`` with its numbers as the run uses them (see :func:`time_limit`)."""
+    limit = time_limit(opts.time_limit)
+    return opts if limit == opts.time_limit else replace(opts, time_limit=limit)
 
 
 def check(opts: GradeOptions) -> tuple[tuple[int, int] | None, Where | None]:

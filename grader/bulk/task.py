@@ -181,8 +181,9 @@ class Deadline:
                                                            ctypes.py_object(GridTimeout))
 
     def run(self, fn: Callable[[], Result], seconds: float | None) -> Result:
-        """``fn()``, or :class:`GridTimeout` after ``seconds`` (None: no limit)."""
-        if not seconds:
+        """``fn()``, or :class:`GridTimeout` after ``seconds`` (None, ``inf`` or a
+        year and more: no limit)."""
+        if not seconds or not seconds < 3e7:
             return fn()
         with self.cond:
             self.expiry = time.monotonic() + seconds

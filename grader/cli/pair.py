@@ -42,6 +42,7 @@ from .options import (
     TimeoutOpt,
     VersionOpt,
     check_output,
+    count_limit,
     resolve_seed,
 )
 
@@ -102,6 +103,7 @@ def solve_command(
         "--count", help="Count the joint solutions (up to --limit).")] = False,
     limit: Annotated[int | None, typer.Option(
         "--limit", min=1, metavar="N", show_default="2, or 1000 with --count",
+        callback=count_limit,
         help="Stop after this many solutions.")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", show_default="none",

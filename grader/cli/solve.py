@@ -45,6 +45,7 @@ from .options import (
     TimeLimitOpt,
     VersionOpt,
     check_output,
+    count_limit,
 )
 from .solve_tools import Progress, compare_engines, write_dimacs_files
 
@@ -88,7 +89,7 @@ CountOpt = Annotated[bool, typer.Option(
 AllOpt = Annotated[bool, typer.Option(
     "--all", help="List every solution (up to --limit).")]
 LimitOpt = Annotated[int | None, typer.Option(
-    "--limit", min=1, metavar="N",
+    "--limit", min=1, metavar="N", callback=count_limit,
     show_default=f"2 to decide uniqueness, {COUNT_LIMIT} with --count "
     "or --all", help="Stop after this many solutions.")]
 SolveOutputOpt = Annotated[Path | None, typer.Option(
