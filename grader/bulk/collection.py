@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from rich.markup import escape
+
 from ..formats import InputError
 from ..hierarchy import Hierarchy, default_hierarchy
 from .codec import extra_columns, to_model
@@ -52,10 +54,10 @@ class GradeReport:
 
 
 def consoles() -> tuple[Any, Any]:
-    from rich.console import Console
+    from ..terminal import make_console
 
-    return (Console(highlight=False, soft_wrap=True),
-            Console(stderr=True, highlight=False, soft_wrap=True))
+    return (make_console(highlight=False, soft_wrap=True),
+            make_console(stderr=True, highlight=False, soft_wrap=True))
 
 
 def grade_collection(opts: GradeOptions, *, out: Any = None, err: Any = None) -> GradeReport:
@@ -254,10 +256,10 @@ class _Run:
             console.print(render_summary(self.summary, stats, jobs))
             if stats.interrupted and opts.output is not None:
                 console.print(f"[yellow]interrupted: rerun with --resume to continue "
-                              f"{opts.output}[/]")
+                              f"{escape(str(opts.output))}[/]")
         elif stats.interrupted:
             self.err.print("interrupted" + (f": rerun with --resume to continue {opts.output}"
-                                            if opts.output is not None else ""))
+                                            if opts.output is not None else ""), markup=False)
 
 
 def open_pool(cfg: GradeConfig, jobs: int, timeout: float | None = None,

@@ -86,6 +86,7 @@ def _bars(title: str, rows: list[tuple[str, int]], width: int) -> Table:
 
 def _techniques(s: Summary) -> Table:
     from rich.table import Table
+    from rich.text import Text
 
     t = Table(title="techniques (grids needing each)", title_justify="left", box=None,
               pad_edge=False)
@@ -97,7 +98,7 @@ def _techniques(s: Summary) -> Table:
     ok = s.verdicts.get("ok", 0) or 1
     for _, name, lvl, k, n in s.technique_rows():
         if k:
-            t.add_row(str(lvl), name, str(k), f"{100 * k / ok:.1f}", str(n))
+            t.add_row(str(lvl), Text(name), str(k), f"{100 * k / ok:.1f}", str(n))
     return t
 
 

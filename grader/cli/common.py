@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from ..formats import FORMATS
 from ..geometry import parse_box
 from ..hierarchy import Hierarchy, HierarchyError, load_hierarchy
 from ..plugins import PluginError
+from ..terminal import make_console
 
 
 class InputFormat(StrEnum):
@@ -35,8 +35,8 @@ assert tuple(f.value for f in InputFormat) == FORMATS
 #: Exit status: every grid ok / some grid not ok / usage error or unreadable input.
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE = 0, 1, 2
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = make_console(highlight=False, soft_wrap=True)
+err = make_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:

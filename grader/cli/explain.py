@@ -21,6 +21,7 @@ from ..files import OutputError, check_output_not_input, open_output, write_outp
 from ..formats import InputError
 from ..hierarchy import Hierarchy
 from ..rule import RuleError
+from ..textsafe import escape_controls
 
 if TYPE_CHECKING:
     from ..explain.core import Walkthrough
@@ -78,7 +79,12 @@ class ExplainInputFormat(StrEnum):
     pencil = "pencil"
 
 
-def _write(text: str, output: Path | None, quiet: bool = False) -> None:
+def _write(text: str, output: Path | None, quiet: bool = False, fmt: str = "json") -> None:
+    """Write a document (``fmt``: json, html or markdown) to ``output`` or standard
+    output.  Control characters from names of a hierarchy file are escaped in
+    HTML and Markdown, and in JSON shown on a terminal."""
+    if fmt != "json" or (output is None and out.is_terminal):
+        text = escape_controls(text)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -241,19 +247,18 @@ def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -
         else:
             print_all(wt, out, depth, opts.grid_drawing)
     elif opts.fmt in ("json", "html", "markdown"):
-        _write(document_text(opts, pos, wt), opts.output, quiet)
+        _write(document_text(opts, pos, wt), opts.output, quiet, opts.fmt)
     else:
         _text(wt, depth, opts.grid_drawing, opts.output, quiet, opts.full_trace)
 
 
 def _text(wt: object, detail: str, grid: bool, output: Path | None,
           quiet: bool = False, full_trace: bool = False) -> None:
-    from rich.console import Console
-
     from ..explain.core import Walkthrough
     from ..explain.document import facts
     from ..explain.render import render_step
     from ..explain.textgrid import Drawing
+    from ..terminal import SafeConsole as Console
 
     assert isinstance(wt, Walkthrough)
     console = out
@@ -302,7 +307,7 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
         out.print(render_step(number, step, board if grid else None, wt.givens, detail,
                               full=full_trace), soft_wrap=not out.is_terminal)
         return
-    from rich.console import Console
+    from ..terminal import SafeConsole as Console
 
     try:
         with open_output(output) as fh:

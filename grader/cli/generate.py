@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
+from rich.markup import escape
 
 from ..files import open_output
 from ..formats import InputError
@@ -234,13 +235,13 @@ def _finish(plan: Plan, outcome: Outcome, total: int, quiet: bool) -> None:
         except OSError as e:
             fail(f"{opts.pack}: cannot write the pack: {e.strerror or e}")
         if not quiet:
-            err.print("wrote " + ", ".join(str(p) for p in paths))
+            err.print("wrote " + ", ".join(str(p) for p in paths), markup=False)
     if not quiet:
-        err.print(summary(outcome, total, opts.jobs))
+        err.print(summary(outcome, total, opts.jobs), markup=False)
     if outcome.missing:
         labels = sorted({t.target.label for t in outcome.missing})
         err.print(f"[bold red]timeout:[/] {len(outcome.missing)} grid(s) not made "
-                  f"({', '.join(labels)}) within {opts.timeout:g} s", markup=True)
+                  f"({escape(', '.join(labels))}) within {opts.timeout:g} s", markup=True)
         raise typer.Exit(EXIT_NOT_OK)
     raise typer.Exit(EXIT_OK)
 
@@ -278,7 +279,8 @@ class _Watch:
             self.said = True
             label = self.tasks[self.next].target.label
         err.print(f"no {label} {self.shape} grid yet after {self.seconds:g} s: such grids "
-                  f"may be rare, or impossible, with these options (--timeout bounds the run)")
+                  f"may be rare, or impossible, with these options (--timeout bounds the run)",
+                  markup=False)
 
     def reset(self, task: Task) -> None:
         with self.lock:

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from ..plugins import RuleInfo, rule_table
+from ..terminal import SafeConsole as Console
 from .common import EXIT_NOT_OK, hierarchy_option, out
 
 
