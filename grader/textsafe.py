@@ -62,6 +62,28 @@ def shown(text: object) -> str:
     return escape_controls(str(text), newlines=False)
 
 
+# --------------------------------------------------------------------------- spreadsheets
+
+#: What a spreadsheet reads as the start of a formula (OWASP, CSV injection),
+#: and the apostrophe that marks a cell as text.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A text cell of a CSV output that no spreadsheet runs as a formula: one
+    that starts with ``= + - @``, a tab or a carriage return gets the
+    apostrophe that marks text (OWASP's CSV-injection advice), and so does
+    one that starts with an apostrophe, so that :func:`spreadsheet_text`
+    gives every cell back exactly.  Numbers are not text: they are written
+    as they are (a negative score stays a number)."""
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def spreadsheet_text(cell: str) -> str:
+    """The text of a cell written by :func:`spreadsheet_cell`."""
+    return cell[1:] if cell.startswith("'") else cell
+
+
 # --------------------------------------------------------------------------- encodings
 
 #: Characters of the drawings and sentences, and what replaces them where the

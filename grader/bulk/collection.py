@@ -33,7 +33,7 @@ from .progress import Progress
 from .report import plot_summary, render_summary
 from .resume import ResumeError
 from .select import DUPLICATE, KEEP, Selection, TopN, sort_output_file
-from .sinks import ResultWriter, TableSink
+from .sinks import ResultWriter, TableSink, data_stream
 from .sources import Head, records
 from .summary import Summary
 from .task import GradeConfig
@@ -134,7 +134,7 @@ class _Run:
         elif opts.stdout_is_data:
             if self.sorter is None:
                 assert opts.output_format is not None
-                self.sink = ResultWriter(sys.stdout, opts.output_format)
+                self.sink = ResultWriter(data_stream(sys.stdout), opts.output_format)
         else:
             self.sink = self.table = TableSink(self.out, self.h)
 
@@ -219,7 +219,7 @@ class _Run:
             rows = self.sorter.result()
             if opts.stdout_is_data:
                 assert opts.output_format is not None
-                w = ResultWriter(sys.stdout, opts.output_format)
+                w = ResultWriter(data_stream(sys.stdout), opts.output_format)
                 for d in rows:
                     w.write(d)
                 w.flush()

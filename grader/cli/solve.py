@@ -33,6 +33,7 @@ from ..engines.solving import (
 )
 from ..files import OutputError, check_output_not_input, open_output, plot_path_problem
 from ..formats import InputError, Record, check_sources
+from ..textsafe import escape_controls
 from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
 from .options import (
     BoxOpt,
@@ -265,6 +266,8 @@ def _solve(opts: SolveOptions, eng: ExactEngine, inputs: list[str], output: Path
                 return
             if report is ReportFormat.jsonl:
                 sys.stdout.write(json.dumps(o.to_dict(eng.name, opts.listing)) + "\n")
+            elif out.is_terminal:  # a comment of the input is never sent to it raw
+                sys.stdout.write(escape_controls(report_lines(o, opts, pretty)))
             else:
                 sys.stdout.write(report_lines(o, opts, pretty))
             sys.stdout.flush()
