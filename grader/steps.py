@@ -277,9 +277,12 @@ def _check_owner(family: str, owner: str, where: str, differs: bool) -> None:
     if known is None:
         _OWNERS[family] = (owner, where or owner)
     elif known[0] != owner and differs:
+        from .rule import package_of  # owners are top-level packages: named by distribution
+
         raise TemplateClash(
-            f"rule family {family!r} of {where or owner} (package {owner!r}) is already "
-            f"defined by {known[1]} (package {known[0]!r}); give the rule a family of its own")
+            f"rule family {family!r} of {where or owner} (package {package_of(owner)!r}) is "
+            f"already defined by {known[1]} (package {package_of(known[0])!r}); give the rule "
+            f"a family of its own")
 
 
 def template_for(family: str) -> Template | None:
