@@ -24,6 +24,7 @@ from rich.markup import escape
 
 from ..formats import InputError
 from ..hierarchy import Hierarchy, default_hierarchy
+from .capacity import plan_jobs
 from .codec import extra_columns, to_model
 from .options import GradeOptions, GradeUsageError, check, normalized
 from .output import OutputFile
@@ -80,9 +81,12 @@ class _Run:
     def __init__(self, opts: GradeOptions, h: Hierarchy, box: tuple[int, int] | None,
                  where: Any, out: Any, err: Any) -> None:
         self.opts, self.h, self.out, self.err = opts, h, out, err
+        # workers: as asked, within the CPUs and the memory (a Dask cluster has its own)
+        self.jobs, self.jobs_note = (plan_jobs(opts.jobs) if opts.dask is None
+                                     else (opts.njobs, None))
         try:
             self.head = Head(records(opts.inputs, opts.input_format, box, opts.column),
-                             2 * opts.njobs)
+                             2 * self.jobs)
         except InputError as e:
             raise GradeUsageError(str(e)) from None
         if not self.head.records:
@@ -153,13 +157,15 @@ class _Run:
     def _pool(self, cfg: GradeConfig) -> Pool:
         opts = self.opts
         try:
-            return open_pool(cfg, opts.njobs, opts.time_limit, opts.dask,
+            return open_pool(cfg, self.jobs, opts.time_limit, opts.dask,
                              len(self.head.records) if self.head.small else None)
         except (OSError, RuntimeError, ValueError) as e:
             raise GradeUsageError(f"cannot start the workers: {e}") from None
 
     def _run(self, pool: Pool) -> RunStats:
         opts = self.opts
+        if self.jobs_note is not None and not opts.quiet and pool.jobs < opts.njobs:
+            self.err.print(f"note: {self.jobs_note}", markup=False, highlight=False)
         if not self.head.small and not opts.quiet:
             _warn_pure_python(self.err)
         show = opts.progress if opts.progress is not None else (self.err.is_terminal

@@ -8,7 +8,6 @@ prints (exit status 2).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -64,7 +63,10 @@ class GradeOptions:
 
     @property
     def njobs(self) -> int:
-        return self.jobs or os.cpu_count() or 1
+        """``jobs``, 0 meaning one per usable CPU (see :mod:`grader.bulk.capacity`)."""
+        from .capacity import usable_cpus
+
+        return self.jobs or usable_cpus()
 
     @property
     def stdout_is_data(self) -> bool:

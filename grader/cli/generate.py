@@ -178,7 +178,7 @@ def generate_command(
         rating=rating, level=level, depth=depth, score=score, like=like,
         number=count_alias if count_alias is not None else count, size=size,
         box=box_option(box), symmetry=symmetry.value, minimal=minimal, min_givens=min_givens,
-        max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs),
+        max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs, quiet),
         timeout=timeout, output_format=output_format.value, with_solution=with_solution,
         pack=pack, hierarchy=h, hierarchy_file=hierarchy)
     try:

@@ -157,11 +157,18 @@ def check_output(path: Path | None, overwrite: bool, option: str = "--output",
         fail(f"{option} {path} exists: {hint}")
 
 
-def job_count(jobs: int | None) -> int:
-    """``--jobs``: 0 (or None) means one per core."""
+def job_count(jobs: int | None, quiet: bool = False, command: str = "generate") -> int:
+    """``--jobs``: 0 (or None) means one per usable CPU; more than the CPUs or
+    the memory allow are not started (said on standard error unless ``quiet``;
+    see :mod:`grader.bulk.capacity`)."""
+    from ..bulk.capacity import plan_jobs
+
     if jobs is not None and jobs < 0:
         fail(f"--jobs {jobs}: give a number of processes, or 0 for all cores")
-    return jobs or os.cpu_count() or 1
+    n, note = plan_jobs(jobs or 0)
+    if note is not None and not quiet:
+        err.print(f"{command}: note: {note}", markup=False, highlight=False)
+    return n
 
 
 def resolve_seed(seed: int | None, quiet: bool, command: str) -> int:
