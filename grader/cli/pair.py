@@ -29,7 +29,16 @@ from ..pairs import (
     solve_pair,
     verify_pair,
 )
-from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
+from .common import (
+    EXIT_NOT_OK,
+    EXIT_OK,
+    InputFormat,
+    box_option,
+    err,
+    fail,
+    out,
+    sigterm_as_interrupt,
+)
 from .options import (
     BoxOpt,
     Color,
@@ -260,7 +269,8 @@ def _generate(opts: PairGenerateOptions, quiet: bool) -> GeneratedPair:
             bar.update(task, completed=done)
 
     try:
-        return pair_generate(opts, progress if bar is not None else None)
+        with sigterm_as_interrupt():  # kill or a closed terminal: as Ctrl-C
+            return pair_generate(opts, progress if bar is not None else None)
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()

@@ -34,7 +34,16 @@ from ..engines.solving import (
 from ..files import OutputError, check_output_not_input, open_output, plot_path_problem
 from ..formats import InputError, Record, check_sources
 from ..textsafe import escape_controls
-from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
+from .common import (
+    EXIT_NOT_OK,
+    EXIT_OK,
+    InputFormat,
+    box_option,
+    err,
+    fail,
+    out,
+    sigterm_as_interrupt,
+)
 from .options import (
     BoxOpt,
     Color,
@@ -274,7 +283,8 @@ def _solve(opts: SolveOptions, eng: ExactEngine, inputs: list[str], output: Path
             progress.step()
 
         try:
-            run = solve_records(opts, _chain(first, it), report_one, eng)
+            with sigterm_as_interrupt():  # kill or a closed terminal: as Ctrl-C
+                run = solve_records(opts, _chain(first, it), report_one, eng)
         finally:
             progress.stop()
     except InputError as e:

@@ -19,7 +19,7 @@ from ..engines.cnf import encode
 from ..engines.solving import Comparison, Outcome, SolveOptions, compare, encoding_sizes
 from ..files import open_output
 from ..formats import InputError, Record
-from .common import EXIT_NOT_OK, EXIT_OK, err, fail, out
+from .common import EXIT_NOT_OK, EXIT_OK, err, fail, out, sigterm_as_interrupt
 
 
 class Progress:
@@ -104,8 +104,9 @@ def compare_engines(opts: SolveOptions, names: list[str], inputs: list[str],
         bar.append(Progress(not quiet and err.is_terminal, f"{name}"))
 
     try:
-        cmp = compare(names, recs, opts, on_step=lambda _: bar[-1].step(),
-                      on_start=start)
+        with sigterm_as_interrupt():  # kill or a closed terminal: as Ctrl-C
+            cmp = compare(names, recs, opts, on_step=lambda _: bar[-1].step(),
+                          on_start=start)
     except EngineError as e:
         stop()
         fail(str(e))
