@@ -224,6 +224,31 @@ def read_settings(output: Path) -> dict[str, Any] | None:
     return settings if isinstance(settings, dict) else None
 
 
+def note_sorted(output: Path, key: str, top: int | None) -> None:
+    """Record beside ``output`` that it was sorted in place by ``key`` and
+    cut to its ``top`` first results (so a missing grid is no lost line)."""
+    meta = settings_path(output)
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return
+    if isinstance(data, dict):
+        data["sorted"] = {"key": key, "top": top}
+        tmp = meta.with_name(meta.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, meta)
+
+
+def was_sorted(output: Path) -> bool:
+    """Whether ``output`` was sorted in place, which a run does when it is
+    complete (see :func:`note_sorted`)."""
+    try:
+        data = json.loads(settings_path(output).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("sorted"), dict)
+
+
 def settings_problem(output: Path) -> str | None:
     """Why the settings recorded beside ``output`` cannot be read (None: they
     can, or there are none, as beside an output of an older version)."""

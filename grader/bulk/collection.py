@@ -22,6 +22,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from ..files import note_sorted
 from ..formats import InputError
 from ..hierarchy import Hierarchy, default_hierarchy
 from .capacity import plan_jobs
@@ -221,6 +222,7 @@ class _Run:
         opts = self.opts
         if opts.output is not None and opts.sort is not None and not stats.interrupted:
             sort_output_file(opts.output, opts.sort, opts.top)
+            note_sorted(opts.output, opts.sort, opts.top)
         if self.sorter is not None and not opts.summary_only:
             rows = self.sorter.result()
             if opts.stdout_is_data:

@@ -11,6 +11,7 @@ from ..files import (
     read_settings,
     settings_differences,
     settings_problem,
+    was_sorted,
     write_settings,
 )
 from ..hierarchy import Hierarchy
@@ -71,8 +72,10 @@ class OutputFile:
         opts = self.opts
         complete = not (opts.where or opts.min_level is not None or opts.max_level is not None
                         or opts.dedupe)
+        finished = was_sorted(path)  # sorted (and cut to --top) once the run was complete
         try:
-            self.cursor = ResumeCursor(path, complete=complete)
+            self.cursor = ResumeCursor(path, complete=complete and not finished,
+                                       finished=finished)
         except ResumeError as e:
             raise GradeUsageError(f"--resume: {e}") from None
 

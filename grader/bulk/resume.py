@@ -18,7 +18,7 @@ repaired without losing anything:
   index twice with different results, a grid that is not the input's grid
   at that index, an index beyond the input, and, in an output in input
   order of a run that keeps every grid (no ``--where``, ``--min-level``,
-  ``--max-level``, ``--dedupe``), a missing index.
+  ``--max-level``, ``--dedupe``, and not cut to ``--top``), a missing index.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import contextlib
 import csv
 import hashlib
 import os
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -154,14 +155,18 @@ class ResumeCursor:
     index raises :class:`ResumeError`; so does :meth:`finish` when the output
     holds an index the input does not have.  ``complete``: the run writes a
     line for every grid (no selection), so a missing index is a lost line.
-    ``repaired``: the lines repeated exactly that were dropped from the file."""
+    ``finished``: the run that wrote it was complete (it sorted the output):
+    every grid is done.  ``repaired``: the lines repeated exactly that were
+    dropped from the file."""
 
-    def __init__(self, path: Path, complete: bool = False) -> None:
+    def __init__(self, path: Path, complete: bool = False, finished: bool = False) -> None:
         self.path = path
         self.last = 0
         self.count = 0
         self.repaired: list[int] = []
         ordered, seen = self._scan(complete)
+        if finished:
+            self.last = sys.maxsize
         if self.repaired:
             _drop_lines(path, set(self.repaired))
         self._ordered = ordered
@@ -202,6 +207,10 @@ class ResumeCursor:
             self.count += 1
         if gap is not None and not shuffled:
             raise ResumeError(gap)
+        if complete and shuffled and len(seen) != self.last:
+            lost = next(i for i in range(1, self.last + 1) if i not in seen)
+            raise ResumeError(f"{path}: grid {lost} is missing (the output holds grids up to "
+                              f"{self.last}): a line was lost or removed: {ADVICE}")
         return not shuffled, seen
 
     def _load(self, upto: int) -> dict[int, tuple[int, Result]]:
