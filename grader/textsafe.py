@@ -104,9 +104,11 @@ def _fallback(ch: str) -> str:
     if ch in _ASCII:
         return _ASCII[ch]
     name = unicodedata.name(ch, "")
-    if name.startswith("BOX DRAWINGS"):
-        horizontal, vertical = "HORIZONTAL" in name, "VERTICAL" in name
-        return "-" if horizontal and not vertical else "|" if vertical and not horizontal else "+"
+    if name.startswith("BOX DRAWINGS"):  # a corner or a junction names its arms
+        words = set(name.split())
+        if words & {"AND", "UP", "DOWN", "LEFT", "RIGHT", "ARC", "DIAGONAL"}:
+            return "+"
+        return "-" if "HORIZONTAL" in words else "|" if "VERTICAL" in words else "+"
     if name.startswith(("LEFT ", "RIGHT ", "UPPER ", "LOWER ")) and "BLOCK" in name:
         return "#"
     plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if ord(c) < 128)

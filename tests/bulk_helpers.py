@@ -145,3 +145,35 @@ def gate_grid(src: Path, start: int) -> tuple[int, str]:
         if r["verdict"] == "ok" and r["level"] >= 3:
             return r["index"], r["puzzle"]
     raise AssertionError(f"no grid of level 3 or more from {start} on in {src}")
+
+
+# -- a job for the pool of processes whose tasks wait, crash or answer on demand ------
+
+
+class GateJob:
+    """A :class:`~grader.bulk.processes.Job` for tests: a task ``(n, what)``
+    answers ``n`` at once (``what`` "go"), once the file ``gate`` exists
+    ("wait"), or ends its worker with exit status 3 ("crash").  A task whose
+    worker died is answered ``("failed", n, verdict, message)``."""
+
+    preload: tuple[str, ...] = ()
+
+    def __init__(self, gate: str) -> None:
+        self.gate = gate
+
+    def start(self, timeout: float | None) -> GateJob:
+        return self
+
+    def answer(self, task: tuple[int, str]) -> int:
+        import time
+
+        n, what = task
+        if what == "crash":
+            os._exit(3)
+        while what == "wait" and not os.path.exists(self.gate):
+            time.sleep(0.01)
+        return n
+
+    def failed(self, task: tuple[int, str], verdict: str, message: str,
+               seconds: float) -> tuple[str, int, str, str]:
+        return ("failed", task[0], verdict, message)

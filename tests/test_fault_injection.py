@@ -12,6 +12,7 @@ number of lines (never timing luck).  By default 2 runs per signal; with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -92,10 +93,8 @@ def _signal(proc: subprocess.Popen[str], target: str, sig: int, rnd: random.Rand
         workers = _workers(proc.pid)
         assert workers, "the run has no worker"
         for w in workers if target == "workers" else [rnd.choice(workers)]:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # it was just replaced
                 os.kill(w, sig)
-            except ProcessLookupError:  # it was just replaced
-                pass
 
 
 def _one_run(setup: dict, tmp_path: Path, name: str, k: int) -> None:
