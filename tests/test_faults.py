@@ -797,3 +797,37 @@ def test_10_grade_and_generate_say_when_they_start_fewer_workers(five: Path,
     p = cli("generate", "-n", "2", "--seed", "1", "-j", many)
     assert p.returncode == 0 and f"generate: note: -j {many}:" in p.stderr
 
+
+
+# -- others of the same kinds ---------------------------------------------------------------
+
+
+def test_a_run_stopped_and_continued_gives_no_grid_a_timeout(tmp_path: Path) -> None:
+    """Ctrl-Z or kill -STOP (a scheduler pausing a job), then -CONT: the time
+    stopped is nobody's, even past --time-limit (grader.bulk.clock)."""
+    from bulk_helpers import gate_grid, gate_setup, wait_for_lines
+
+    src = tmp_path / "m.txt"
+    src.write_text("\n".join(ln.split()[0] for ln in
+                             (PUZZLES / "se-medium-500.txt").read_text().splitlines()[:60]))
+    h, env = gate_setup(tmp_path / "site")
+    at, env["GATE_GRID"] = gate_grid(src, 20)
+    env["GATE_FILE"] = str(tmp_path / "gate")
+    out = tmp_path / "r.jsonl"
+    args = [str(src), "-j", "2", "-q", "-o", str(out), "--time-limit", "4", "--hierarchy",
+            str(h)]
+    proc = subprocess.Popen([sys.executable, "-m", "grader", "grade", *args],
+                            env=dict(os.environ, **env), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        wait_for_lines(out, at - 1, proc)  # the gated grid is in flight
+        os.killpg(proc.pid, signal.SIGSTOP)
+        time.sleep(6)  # stopped: longer than the time limit
+        os.killpg(proc.pid, signal.SIGCONT)
+        (tmp_path / "gate").touch()
+        proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0
+    assert {r["verdict"] for r in jsonl(out.read_text())} == {"ok"}

@@ -28,12 +28,12 @@ import contextlib
 import multiprocessing as mp
 import selectors
 import signal
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
+from .clock import running
 from .outbox import worker_main
 from .pool import WINDOW, WorkerFailed
 
@@ -170,7 +170,7 @@ class ProcessPool:
     @staticmethod
     def _send(w: _Proc, tasks: list[Any]) -> None:
         if not w.queue:
-            w.last = time.monotonic()
+            w.last = running()
         w.queue.extend(tasks)
         with contextlib.suppress(OSError):
             w.conn.send(tasks)  # a dead worker is found and replaced by wait()
@@ -210,7 +210,7 @@ class ProcessPool:
         wait_for: float | None = None if block else 0.0
         timed = [w for w in busy if w.ready]
         if self.timeout is not None and timed:
-            due = min(w.last for w in timed) + self.timeout + KILL_GRACE - time.monotonic()
+            due = min(w.last for w in timed) + self.timeout + KILL_GRACE - running()
             wait_for = max(0.0, due) if wait_for is None else min(wait_for, max(0.0, due))
         if wait_for is not None:
             wait_for = min(wait_for, MAX_WAIT)
@@ -243,7 +243,7 @@ class ProcessPool:
                     out.extend(msg)
                 w.answered = True
                 self.failures = 0
-                w.last = time.monotonic()
+                w.last = running()
                 self._feed(w)
             except (EOFError, OSError):
                 dead = True
@@ -252,7 +252,7 @@ class ProcessPool:
         if dead:
             self._died(w, out)
         elif (self.timeout is not None and w.queue and w.ready and not self.stopping
-              and time.monotonic() - w.last >= self.timeout + KILL_GRACE):
+              and running() - w.last >= self.timeout + KILL_GRACE):
             task = w.queue.popleft()
             self.count -= 1
             out.append(self.job.failed(task, "timeout", f"not graded within {self.timeout:g} s",
@@ -282,7 +282,7 @@ class ProcessPool:
                 self.strikes.pop(id(task), None)
                 how = f"signal {-code}" if code < 0 else f"exit {code}"
                 message = f"the worker process died ({how}) on this grid"
-                out.append(self.job.failed(task, "error", message, time.monotonic() - w.last))
+                out.append(self.job.failed(task, "error", message, running() - w.last))
                 self.count -= 1
                 tasks = tasks[1:]
             else:
