@@ -207,17 +207,31 @@ def input_names(inputs: Iterable[str]) -> list[str]:
     return [str(Path(src).resolve()) if _is_file_argument(src) else src for src in inputs]
 
 
+def _meta_text(output: Path) -> str:
+    """The text of ``FILE.meta.json`` (OSError: none, or it cannot be read).  A
+    named pipe or a device there is refused, never opened: it would wait."""
+    meta = settings_path(output)
+    kind = special_kind(meta)
+    if kind is not None:
+        raise OutputError(f"{meta}: is {kind}, not a regular file")
+    return meta.read_text(encoding="utf-8")
+
+
 def write_settings(output: Path, settings: Mapping[str, Any]) -> None:
     """Record the settings of the run that starts writing ``output``."""
+    meta = settings_path(output)
+    kind = special_kind(meta)
+    if kind is not None:
+        raise OutputError(f"{meta}: is {kind}, not a regular file: remove it")
     data = {"written_by": "grade", "settings": dict(settings)}
-    settings_path(output).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    meta.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 def read_settings(output: Path) -> dict[str, Any] | None:
     """The recorded settings of ``output``; None when there are none (an output
     written by an older version) or they cannot be read."""
     try:
-        data = json.loads(settings_path(output).read_text(encoding="utf-8"))
+        data = json.loads(_meta_text(output))
     except (OSError, ValueError, RecursionError):
         return None
     settings = data.get("settings") if isinstance(data, dict) else None
@@ -229,7 +243,7 @@ def note_sorted(output: Path, key: str, top: int | None) -> None:
     cut to its ``top`` first results (so a missing grid is no lost line)."""
     meta = settings_path(output)
     try:
-        data = json.loads(meta.read_text(encoding="utf-8"))
+        data = json.loads(_meta_text(output))
     except (OSError, ValueError, RecursionError):
         return
     if isinstance(data, dict):
@@ -243,7 +257,7 @@ def was_sorted(output: Path) -> bool:
     """Whether ``output`` was sorted in place, which a run does when it is
     complete (see :func:`note_sorted`)."""
     try:
-        data = json.loads(settings_path(output).read_text(encoding="utf-8"))
+        data = json.loads(_meta_text(output))
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and isinstance(data.get("sorted"), dict)
@@ -254,7 +268,7 @@ def settings_problem(output: Path) -> str | None:
     can, or there are none, as beside an output of an older version)."""
     meta = settings_path(output)
     try:
-        text = meta.read_text(encoding="utf-8")
+        text = _meta_text(output)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as e:

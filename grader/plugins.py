@@ -16,6 +16,7 @@ never ends or hangs the command.
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -77,8 +78,12 @@ def _import(ep: EntryPoint) -> object:
             box["error"] = e
 
     thread = threading.Thread(target=load, name=f"load-plugin-{ep.name}", daemon=True)
-    thread.start()
-    thread.join(LOAD_SECONDS)
+    out, sys.stdout = sys.stdout, sys.stderr  # what it prints never mixes with results
+    try:
+        thread.start()
+        thread.join(LOAD_SECONDS)
+    finally:
+        sys.stdout = out
     if thread.is_alive():
         raise PluginError(f"rule plugin {ep.name!r} ({ep.value}) did not finish loading "
                           f"within {LOAD_SECONDS:g} s")

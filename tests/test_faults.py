@@ -831,3 +831,34 @@ def test_a_run_stopped_and_continued_gives_no_grid_a_timeout(tmp_path: Path) -> 
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 0
     assert {r["verdict"] for r in jsonl(out.read_text())} == {"ok"}
+
+
+def test_a_meta_file_that_is_a_named_pipe_is_refused_not_waited_on(five: Path,
+                                                                  tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    os.mkfifo(str(out) + ".meta.json")
+    p = cli("grade", str(five), "-o", str(out), "-q", timeout=30)
+    assert p.returncode == 2 and "r.jsonl.meta.json: is a named pipe" in p.stderr
+    os.unlink(str(out) + ".meta.json")
+    assert cli("grade", str(five), "-o", str(out), "-q", "--overwrite").returncode == 0
+    os.unlink(str(out) + ".meta.json")
+    os.mkfifo(str(out) + ".meta.json")
+    p = cli("grade", str(five), "-o", str(out), "-q", "--resume", timeout=30)
+    assert p.returncode == 2 and "is a named pipe" in p.stderr
+
+
+def test_what_a_plugin_prints_never_mixes_with_the_results(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    _install(site, "t30noisy", 'print("IMPORTED")\nfrom grader.rule import Rule\n'
+             'class Noisy(Rule):\n    family = "t30-noisy"\n    def find(self, board):\n'
+             '        print("FIND")\n        return iter(())\n', {"noisy": "t30noisy:Noisy"})
+    h = tmp_path / "h.toml"
+    h.write_text('extends = "default"\n[[rules]]\ncode = "noisy"\nlevel = 2\nplugin = "noisy"\n')
+    src = tmp_path / "m.txt"
+    src.write_text("\n".join(ln.split()[0] for ln in
+                             (PUZZLES / "se-medium-500.txt").read_text().splitlines()[:20]))
+    p = cli("grade", str(src), "-f", "jsonl", "-j", "2", "--hierarchy", str(h),
+            env={"PYTHONPATH": str(site)})
+    assert p.returncode == 0, p.stderr
+    assert len(jsonl(p.stdout)) == 20 and "FIND" in p.stderr and "IMPORTED" in p.stderr

@@ -85,6 +85,8 @@ def worker_main(conn: Connection, job: Any, timeout: float | None,
     """A worker process: one worker of ``job``, one task at a time, until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
     exit_with_parent(lifeline)  # a killed command ends its workers, even one busy
+    with contextlib.suppress(OSError):  # what a plugin prints never mixes with the results
+        os.dup2(2, 1)
     try:
         worker = job.start(timeout)
     except BaseException as e:  # noqa: BLE001 - even a plugin's sys.exit() is reported
