@@ -862,3 +862,17 @@ def test_what_a_plugin_prints_never_mixes_with_the_results(tmp_path: Path) -> No
             env={"PYTHONPATH": str(site)})
     assert p.returncode == 0, p.stderr
     assert len(jsonl(p.stdout)) == 20 and "FIND" in p.stderr and "IMPORTED" in p.stderr
+
+
+def test_names_of_a_hierarchy_in_the_rules_table_and_the_plot(five: Path,
+                                                             tmp_path: Path) -> None:
+    h = tmp_path / "h.toml"
+    h.write_text('extends = "default"\nname = "[/]x $a^{2}$"\n[[rules]]\n'
+                 'code = "single-position"\nname = "sp $\\\\frac{a}{b$ [/]"\nlevel = 1\n')
+    for args in (("rules",), ("grade", "--list-rules")):
+        p = cli(*args, "--hierarchy", str(h))
+        assert p.returncode == 0 and "'[/]x $a^{2}$'" in p.stdout, p.stderr
+    pytest.importorskip("matplotlib")
+    p = cli("grade", str(five), "--hierarchy", str(h), "--plot", str(tmp_path / "p.png"), "-q")
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "p.png").stat().st_size > 0

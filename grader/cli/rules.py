@@ -58,7 +58,7 @@ def print_rules(rows: list[RuleInfo], name: str) -> None:
 
 
 def render_rules(rows: list[RuleInfo], name: str) -> Table:
-    t = Table(title=f"rules of the hierarchy {name!r}", title_justify="left")
+    t = Table(title=f"rules of the hierarchy {escape(repr(name))}", title_justify="left")
     for col in ("level", "code", "name", "family", "package", "version", "C"):
         # codes, packages and versions are read whole; names and families may wrap
         t.add_column(col, justify="right" if col == "level" else "left",
