@@ -66,6 +66,31 @@ def stopping() -> bool:
     return _STATE.fired or _STATE.pending
 
 
+def start_helpers(forkserver: bool = False) -> None:
+    """Start multiprocessing's helper processes (the resource tracker, and the
+    fork server when asked) with SIGHUP ignored, as they ignore SIGINT and
+    SIGTERM: a closed terminal or a scheduler's SIGHUP to the process group
+    then stops the command cleanly instead of killing a helper under it (the
+    resource tracker, relaunched, printed a traceback).  Main thread only;
+    elsewhere, or without SIGHUP, the helpers start as they would."""
+    import multiprocessing.resource_tracker as tracker
+
+    hup = getattr(signal, "SIGHUP", None)
+    try:
+        old = signal.signal(hup, signal.SIG_IGN) if hup is not None else None
+    except ValueError:  # not the main thread
+        old = None
+    try:
+        tracker.ensure_running()
+        if forkserver:
+            import multiprocessing.forkserver as fs
+
+            fs.ensure_running()
+    finally:
+        if hup is not None and old is not None:
+            signal.signal(hup, old)
+
+
 @contextmanager
 def stop_signals_as_interrupt() -> Iterator[None]:
     """SIGINT, SIGTERM and SIGHUP handled as one Ctrl-C inside the block

@@ -66,7 +66,7 @@ def _answers(pool: ProcessPool, n: int) -> list:
     return got
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL, signal.SIGUSR1])
 def test_1_a_worker_killed_once_is_replaced_and_its_grids_graded_again(
         tmp_path: Path, sig: int) -> None:
     pool, gate = _pool(tmp_path)
@@ -876,3 +876,25 @@ def test_names_of_a_hierarchy_in_the_rules_table_and_the_plot(five: Path,
     p = cli("grade", str(five), "--hierarchy", str(h), "--plot", str(tmp_path / "p.png"), "-q")
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "p.png").stat().st_size > 0
+
+
+def test_sighup_to_the_group_of_generate_is_a_clean_stop(tmp_path: Path) -> None:
+    """The hard search shares counters through multiprocessing: its resource
+    tracker, killed by SIGHUP and relaunched, printed a traceback."""
+    out = tmp_path / "g.txt"
+    cmd = [sys.executable, "-m", "grader", "generate", "--level", "14", "-n", "2000", "-j",
+           "2", "-q", "--seed", "3", "-o", str(out)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and out.read_text().count("\n") >= 1):  # it is making grids
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGHUP)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and "interrupted" in stderr
+    assert "Traceback" not in stderr and "resource_tracker" not in stderr, stderr

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
+from ..interrupts import start_helpers
 from .clock import running
 from .outbox import worker_main
 from .pool import WINDOW, WorkerFailed
@@ -99,6 +100,7 @@ class ProcessPool:
         self.ctx: Any = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
         if "forkserver" in methods:
             self.ctx.set_forkserver_preload(list(job.preload))
+        start_helpers(forkserver="forkserver" in methods)  # SIGHUP is the command's to handle
         self.selector = selectors.DefaultSelector()
         # never written to: it closes when this process ends (grader.orphans)
         self.lifeline, self.lifeline_out = self.ctx.Pipe(duplex=False)

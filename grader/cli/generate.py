@@ -32,6 +32,7 @@ from ..generator.request import (
     summary,
     write_daily_pack,
 )
+from ..interrupts import start_helpers
 from .common import (
     EXIT_NOT_OK,
     EXIT_OK,
@@ -211,6 +212,8 @@ def _run(plan: Plan, output: Path | None, quiet: bool,
             watch = _Watch(tasks, f"{plan.geo.n}x{plan.geo.n}", None if quiet else STALL_SECONDS)
             counters = None
             if plan.hard:
+                if plan.options.jobs > 1:
+                    start_helpers()  # the shared counters' tracker: SIGHUP is ours
                 shared = (multiprocessing.get_context("spawn").Array("q", 2)
                           if plan.options.jobs > 1 else None)
                 counters = Counters(shared)
