@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .nativerule import NativeRule, NativeRuleError, describe
 from .roles import add_role
-from .steps import Branch, Pattern, Step, register_support, register_template
+from .steps import (
+    Branch,
+    Pattern,
+    Step,
+    TemplateClash,
+    register_support,
+    register_template,
+)
 
 if TYPE_CHECKING:
     from .board import Board
@@ -227,8 +234,11 @@ class Rule:
             else:
                 add_role(name, label, kind="cell", fill=fill, rich=rich)
         if cls.family:
-            register_template(cls.family, cls.summarize, getattr(cls, "teach", None),
-                              owner=owner, where=f"{cls.__module__}.{cls.__qualname__}")
+            try:
+                register_template(cls.family, cls.summarize, getattr(cls, "teach", None),
+                                  owner=owner, where=f"{cls.__module__}.{cls.__qualname__}")
+            except TemplateClash as e:  # named by distribution, now that it is needed
+                raise e.named(package_of) from None
             if "support" in cls.__dict__:
                 register_support(cls.family, cls.support)
 
