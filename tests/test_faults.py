@@ -814,7 +814,7 @@ def test_a_run_stopped_and_continued_gives_no_grid_a_timeout(tmp_path: Path) -> 
     at, env["GATE_GRID"] = gate_grid(src, 20)
     env["GATE_FILE"] = str(tmp_path / "gate")
     out = tmp_path / "r.jsonl"
-    args = [str(src), "-j", "2", "-q", "-o", str(out), "--time-limit", "4", "--hierarchy",
+    args = [str(src), "-j", "2", "-q", "-o", str(out), "--time-limit", "2", "--hierarchy",
             str(h)]
     proc = subprocess.Popen([sys.executable, "-m", "grader", "grade", *args],
                             env=dict(os.environ, **env), stdout=subprocess.PIPE,
@@ -822,7 +822,7 @@ def test_a_run_stopped_and_continued_gives_no_grid_a_timeout(tmp_path: Path) -> 
     try:
         wait_for_lines(out, at - 1, proc)  # the gated grid is in flight
         os.killpg(proc.pid, signal.SIGSTOP)
-        time.sleep(6)  # stopped: longer than the time limit
+        time.sleep(3)  # stopped: longer than the time limit
         os.killpg(proc.pid, signal.SIGCONT)
         (tmp_path / "gate").touch()
         proc.communicate(timeout=120)
