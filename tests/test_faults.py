@@ -159,6 +159,29 @@ def test_1_timeout_on_the_process_group_writes_no_error_and_resume_completes(
     assert [r["index"] for r in jsonl(out.read_text())] == list(range(1, 501))
 
 
+def test_1_resume_grades_again_what_an_older_version_wrote_as_a_stopped_worker(
+        tmp_path: Path) -> None:
+    """The issue's second half: --resume kept the 'error' lines that a group
+    signal made; they are dropped and their grids graded again."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(GOOD[:30]) + "\n")
+    out = tmp_path / "r.jsonl"
+    assert run_grade(src, output=out, jobs=1).returncode == 0
+    clean = jsonl(out.read_text())
+    cut = [dict(r) for r in clean[:20]]
+    for k, how in ((5, "exit 255"), (19, "signal 15")):
+        cut[k].update(verdict="error", level=None, rating=None,
+                      message=f"the worker process died ({how}) on this grid")
+    cut[8].update(verdict="error", message="the worker process died (signal 11) on this grid")
+    out.write_text("".join(json.dumps(r) + "\n" for r in cut))
+    p = run_grade(src, output=out, jobs=1, resume=True)
+    assert "dropped 2 grid(s) written as failed because their worker was stopped" in p.stderr
+    rows = sorted(jsonl(out.read_text()), key=lambda r: r["index"])
+    assert [r["index"] for r in rows] == list(range(1, 31))
+    assert rows[8]["verdict"] == "error"  # a crash is the grid's own result: kept
+    assert without_seconds(rows[:8] + rows[9:]) == without_seconds(clean[:8] + clean[9:])
+
+
 # -- 2: resume refuses a damaged output, or repairs it without losing anything ----------
 
 

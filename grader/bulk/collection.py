@@ -113,13 +113,7 @@ class _Run:
         if opts.output is not None:
             self.output = OutputFile(opts, self.h, self.head)
             fields = self.output.fields
-            cursor = self.output.cursor
-            if cursor is not None and cursor.repaired and not opts.quiet:
-                lines = ", ".join(map(str, cursor.repaired[:5])) + (
-                    ", ..." if len(cursor.repaired) > 5 else "")
-                self.err.print(f"--resume: {opts.output}: dropped {len(cursor.repaired)} "
-                               f"line(s) that repeated an earlier line exactly (line {lines})",
-                               markup=False, highlight=False)
+            self._repairs()
         try:
             self._sinks()
             cfg = self._config(fields)
@@ -129,6 +123,19 @@ class _Run:
             if self.output is not None:
                 self.output.close()
         return self._finish(stats, pool)
+
+    def _repairs(self) -> None:
+        """Say what ``--resume`` repaired in the output (unless -q)."""
+        cursor = self.output.cursor if self.output is not None else None
+        if cursor is None or self.opts.quiet:
+            return
+        for lines, what in ((cursor.repaired, "line(s) that repeated an earlier line exactly"),
+                            (cursor.retried, "grid(s) written as failed because their worker "
+                                             "was stopped (graded again)")):
+            if lines:
+                shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+                self.err.print(f"--resume: {self.opts.output}: dropped {len(lines)} {what} "
+                               f"(line {shown})", markup=False, highlight=False)
 
     def _sinks(self) -> None:
         opts = self.opts

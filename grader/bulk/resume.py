@@ -27,6 +27,7 @@ import contextlib
 import csv
 import hashlib
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -41,6 +42,13 @@ from .sources import expected_puzzle
 
 #: How a resumed output that cannot be used ends: what to do about it.
 ADVICE = "repair or remove it, or start afresh with --overwrite"
+
+
+#: The message of a grid written as failed because its worker was stopped from
+#: outside (earlier versions did so when the process group was signalled):
+#: not the grid's result, so ``--resume`` grades it again.
+STOPPED_WORKER = re.compile(
+    r"^the worker process died \((exit 255|signal (1|2|15))\) on this grid$")
 
 
 class ResumeError(GraderError, ValueError):
@@ -157,18 +165,25 @@ class ResumeCursor:
     line for every grid (no selection), so a missing index is a lost line.
     ``finished``: the run that wrote it was complete (it sorted the output):
     every grid is done.  ``repaired``: the lines repeated exactly that were
-    dropped from the file."""
+    dropped from the file; ``retried``: the lines of grids written as failed
+    because their worker was stopped (by earlier versions, see
+    :data:`STOPPED_WORKER`), dropped and graded again."""
 
     def __init__(self, path: Path, complete: bool = False, finished: bool = False) -> None:
         self.path = path
         self.last = 0
         self.count = 0
         self.repaired: list[int] = []
+        self.retried: list[int] = []
+        self._retry: set[int] = set()
         ordered, seen = self._scan(complete)
+        for i in self._retry:
+            seen.pop(i, None)
+        self.count -= len(self._retry)
         if finished:
             self.last = sys.maxsize
-        if self.repaired:
-            _drop_lines(path, set(self.repaired))
+        if self.repaired or self.retried:
+            _drop_lines(path, set(self.repaired) | set(self.retried))
         self._ordered = ordered
         self._rows: dict[int, tuple[int, Result]] = {}
         self._iter: Iterator[tuple[int, Result]] = iter(())
@@ -191,6 +206,9 @@ class ResumeCursor:
             if i < 1:
                 raise ResumeError(f"{path}:{lineno}: grid index {i}: indices start at 1 "
                                   f"(not an output of this run): {ADVICE}")
+            if d.get("verdict") == "error" and STOPPED_WORKER.search(str(d.get("message"))):
+                self._retry.add(i)
+                self.retried.append(lineno)
             if i <= self.last:
                 if not kept:  # the first row out of order: from now on every row is kept
                     kept, seen = True, self._load(lineno)
@@ -226,7 +244,8 @@ class ResumeCursor:
         self.repaired.append(lineno)
 
     def skip(self, rec: Record) -> tuple[bool, Result | None]:
-        if rec.index > self.last:
+        if rec.index > self.last or rec.index in self._retry:
+            self._retry.discard(rec.index)
             return False, None
         found: tuple[int, Result] | None
         if self._ordered:
