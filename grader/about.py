@@ -100,9 +100,11 @@ def accelerator_built(module: str = "grader._native") -> bool:
 
 
 def accelerator_disabled() -> bool:
-    """Whether ``SUDOKU_GRADER_PURE`` (set, not empty, not 0) turns the C
+    """Whether ``SUDOKU_GRADER_PURE`` (1, true, yes or on) turns the C
     accelerator off: the one place that reads it (see :func:`grader.native.available`)."""
-    return os.environ.get("SUDOKU_GRADER_PURE", "") not in ("", "0")
+    from .textsafe import env_flag
+
+    return env_flag("SUDOKU_GRADER_PURE")
 
 
 def accelerator_state() -> str:
@@ -135,10 +137,14 @@ def hierarchy_line(path: str | None = None) -> str:
             data = json.loads(text)
         else:
             data = tomllib.loads(text)
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:
         return f"{path}: cannot read: {e}"
+    if not isinstance(data, dict):
+        return f"{path}: not a hierarchy table"
     rules = data.get("rules", [])
-    levels = sorted({int(r["level"]) for r in rules if isinstance(r, dict) and "level" in r})
+    rules = rules if isinstance(rules, list) else []
+    levels = sorted({r["level"] for r in rules
+                     if isinstance(r, dict) and type(r.get("level")) is int})
     extends = " extending the default" if data.get("extends") else ""
     span = f", levels {levels[0]}-{levels[-1]}" if levels else ""
     return f"{data.get('name', '?')}{extends}: {source}, {len(rules)} rules{span}"
@@ -166,7 +172,9 @@ def report(hierarchy: str | None = None) -> str:
         f"rule plugins ({len(plugins)}):",
         *(f"  {p}" for p in plugins),
     ]
-    return "\n".join(lines)
+    from .textsafe import escape_controls
+
+    return escape_controls("\n".join(lines))
 
 
 def hierarchy_from_argv(argv: list[str]) -> str | None:

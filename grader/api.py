@@ -106,6 +106,8 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     otherwise worker processes grade (``jobs=0``: all cores; ``time_limit``: the
     seconds per grid before the verdict ``timeout``) and the results come when
     the run is over.  ``InputError`` when a file cannot be read."""
+    from .bulk.capacity import plan_jobs
+    from .bulk.options import time_limit as seconds_or_none
     from .bulk.pipeline import run
     from .bulk.pool import InlinePool
     from .bulk.processes import ProcessPool
@@ -117,9 +119,10 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     for name in names:
         if name != "-" and not Path(name).exists():
             raise InputError(f"{name}: no such file")
+    time_limit = seconds_or_none(time_limit)  # inf: no limit; nan: ValueError
     cfg = GradeConfig(hierarchy=hierarchy, check=check, with_solution=with_solution)
     recs = iter_sources(names, input_format, box, column)
-    njobs = jobs or os.cpu_count() or 1
+    njobs, _ = plan_jobs(jobs)  # within the CPUs and the memory
     if njobs == 1 and time_limit is None:
         return _inline(recs, InlinePool(cfg), cfg)
     got: list[GradeResult] = []
@@ -266,6 +269,7 @@ def generate(rating: str | None = None, *, level: str | int | None = None, count
     ``seed``: an integer (None: random); ``jobs``: 0 for all cores; ``timeout``:
     seconds for the whole run, the grids it cut short are left out.  Raises
     ``TargetError`` / ``GenerationError`` for requests that name nothing."""
+    from .bulk.capacity import plan_jobs
     from .generator import generate as _generate
     from .generator import record
 
@@ -275,6 +279,6 @@ def generate(rating: str | None = None, *, level: str | int | None = None, count
         seed = int.from_bytes(os.urandom(4), "big")
     made = _generate(rating, level=level, count=count, size=size, box=box, symmetry=symmetry,
                      method=method, minimal=minimal, min_givens=min_givens,
-                     max_givens=max_givens, seed=seed, jobs=jobs or os.cpu_count() or 1,
+                     max_givens=max_givens, seed=seed, jobs=plan_jobs(jobs)[0],
                      timeout=timeout, hierarchy=hierarchy)
     return [GradeResult(**record(g, i)) for i, g in enumerate(made, start=1)]

@@ -16,13 +16,14 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import stat
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 try:
     import fcntl
@@ -109,10 +110,18 @@ class OutputLock:
         self.fd: int | None = None
 
     def acquire(self) -> OutputLock:
+        kind = special_kind(self.path)
+        if kind is not None:
+            raise OutputError(f"{self.path}: is {kind}, not a regular file: write the results "
+                              f"to a file")
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+            fd = os.open(self.path, flags, 0o666)
         except OSError as e:
             raise OutputError(f"{self.path}: cannot write: {e.strerror or e}") from e
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # it changed since: still refused
+            os.close(fd)
+            raise OutputError(f"{self.path}: not a regular file: write the results to a file")
         if fcntl is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -140,6 +149,50 @@ class OutputLock:
         self.release()
 
 
+def special_kind(path: Path) -> str | None:
+    """What ``path`` is when it exists and is neither a regular file nor a
+    directory ("a named pipe", "a device", "a socket"); None otherwise."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return None
+
+
+def open_output(path: Path, encoding: str = "utf-8", newline: str | None = None) -> TextIO:
+    """``path`` opened for writing text, without ever blocking: a named pipe
+    that no program reads is refused at once (OSError ENXIO, "no program
+    reads this named pipe") instead of hanging; a pipe with a reader, a
+    device (``/dev/null``) or a terminal is written as a file is."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
+    except OSError as e:
+        if e.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "no program reads this named pipe", str(path)) from None
+        raise
+    try:
+        if fcntl is not None:  # writes block again, as they do on any output
+            fl = fcntl.fcntl(fd, fcntl.F_GETFL)
+            fcntl.fcntl(fd, fcntl.F_SETFL, fl & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "w", encoding=encoding, newline=newline)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def write_output(path: Path, text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` (see :func:`open_output`)."""
+    with open_output(path, encoding) as fh:
+        fh.write(text)
+
+
 # --------------------------------------------------------------------------- settings
 
 
@@ -154,21 +207,79 @@ def input_names(inputs: Iterable[str]) -> list[str]:
     return [str(Path(src).resolve()) if _is_file_argument(src) else src for src in inputs]
 
 
+def _meta_text(output: Path) -> str:
+    """The text of ``FILE.meta.json`` (OSError: none, or it cannot be read).  A
+    named pipe or a device there is refused, never opened: it would wait."""
+    meta = settings_path(output)
+    kind = special_kind(meta)
+    if kind is not None:
+        raise OutputError(f"{meta}: is {kind}, not a regular file")
+    return meta.read_text(encoding="utf-8")
+
+
 def write_settings(output: Path, settings: Mapping[str, Any]) -> None:
     """Record the settings of the run that starts writing ``output``."""
+    meta = settings_path(output)
+    kind = special_kind(meta)
+    if kind is not None:
+        raise OutputError(f"{meta}: is {kind}, not a regular file: remove it")
     data = {"written_by": "grade", "settings": dict(settings)}
-    settings_path(output).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    meta.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
 def read_settings(output: Path) -> dict[str, Any] | None:
     """The recorded settings of ``output``; None when there are none (an output
     written by an older version) or they cannot be read."""
     try:
-        data = json.loads(settings_path(output).read_text(encoding="utf-8"))
+        data = json.loads(_meta_text(output))
     except (OSError, ValueError, RecursionError):
         return None
     settings = data.get("settings") if isinstance(data, dict) else None
     return settings if isinstance(settings, dict) else None
+
+
+def note_sorted(output: Path, key: str, top: int | None) -> None:
+    """Record beside ``output`` that it was sorted in place by ``key`` and
+    cut to its ``top`` first results (so a missing grid is no lost line)."""
+    meta = settings_path(output)
+    try:
+        data = json.loads(_meta_text(output))
+    except (OSError, ValueError, RecursionError):
+        return
+    if isinstance(data, dict):
+        data["sorted"] = {"key": key, "top": top}
+        tmp = meta.with_name(meta.name + ".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, meta)
+
+
+def was_sorted(output: Path) -> bool:
+    """Whether ``output`` was sorted in place, which a run does when it is
+    complete (see :func:`note_sorted`)."""
+    try:
+        data = json.loads(_meta_text(output))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("sorted"), dict)
+
+
+def settings_problem(output: Path) -> str | None:
+    """Why the settings recorded beside ``output`` cannot be read (None: they
+    can, or there are none, as beside an output of an older version)."""
+    meta = settings_path(output)
+    try:
+        text = _meta_text(output)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        return f"{meta}: cannot read the settings of the run that wrote it ({e})"
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        return f"{meta}: not the settings of a run of grade ({type(e).__name__}: {e})"
+    if not (isinstance(data, dict) and isinstance(data.get("settings"), dict)):
+        return f"{meta}: not the settings of a run of grade (no settings in it)"
+    return None
 
 
 def _show(value: Any) -> str:
@@ -209,6 +320,9 @@ def plot_path_problem(path: Path) -> str | None:
     if path.suffix.lower() not in PLOT_SUFFIXES:
         return (f"not a picture file name: it must end in "
                 f"{', '.join(PLOT_SUFFIXES[:-1])} or {PLOT_SUFFIXES[-1]}")
+    kind = special_kind(path)
+    if kind is not None:  # a picture is written by a library that would wait for a reader
+        return f"is {kind}, not a regular file: write the picture to a file"
     return output_problem(path)
 
 

@@ -73,7 +73,7 @@ def built() -> bool:
 
 def requested() -> bool:
     """Whether the environment allows the accelerator (``SUDOKU_GRADER_PURE``
-    unset, empty or 0), read now."""
+    not 1, true, yes or on), read now."""
     return not accelerator_disabled()
 
 

@@ -2,24 +2,37 @@
 
 Built-in rules are registered exactly like third-party ones (see
 ``pyproject.toml``), and the engine loads rules from nowhere else.
+
+Listing the entry points loads nothing (:func:`entries`); a plugin is
+imported only when a hierarchy names it (:func:`rule_class`), so that a
+broken package the hierarchy does not use costs nothing, not even a look.
+Listings of every plugin (``rules``, ``grade --list-rules``) load them all
+(:func:`discover`).  A third-party plugin is imported in a thread of its
+own: one that raises anything (even ``SystemExit``) or does not finish
+within :data:`LOAD_SECONDS` is reported as broken, with the reason, and
+never ends or hangs the command.
 """
 
 from __future__ import annotations
 
 import functools
+import sys
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, entry_points, version
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .errors import GraderError
-from .rule import Rule, RuleContext, _distributions, package_of
+from .rule import BUILTIN_PACKAGES, Rule, RuleContext, _distributions, package_of
 
 if TYPE_CHECKING:
     from .hierarchy import Hierarchy
 
 GROUP = "sudoku_grader.rules"
+#: A plugin whose import takes longer than this is reported as broken.
+LOAD_SECONDS = 10.0
 
 
 class PluginError(GraderError, LookupError):
@@ -35,30 +48,100 @@ class Discovery:
     broken: Mapping[str, str]
 
 
-def discover() -> Discovery:
-    """Every rule class registered in the entry-point group, by entry-point name.
+@functools.cache
+def entries() -> Mapping[str, tuple[EntryPoint, ...]]:
+    """Every registered rule plugin by entry-point name, **not loaded**.
 
-    Names are sorted, so discovery order never depends on installation order.
+    Names and values are sorted, so the choice never depends on installation
+    order: a name registered twice is the first by value that loads."""
+    found: dict[str, list[EntryPoint]] = {}
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
+        found.setdefault(ep.name, []).append(ep)
+    return MappingProxyType({k: tuple(v) for k, v in found.items()})
+
+
+#: (name, value) -> the loaded class, or why it could not be loaded
+_LOADED: dict[tuple[str, str], type[Rule] | str] = {}
+
+
+def _import(ep: EntryPoint) -> object:
+    """``ep.load()``; a third-party one in a thread of its own, bounded by
+    :data:`LOAD_SECONDS` (PluginError: it failed, or is still loading)."""
+    if ep.value.split(".")[0].split(":")[0] in BUILTIN_PACKAGES:
+        return ep.load()
+    box: dict[str, object] = {}
+
+    def load() -> None:
+        try:
+            box["obj"] = ep.load()
+        except BaseException as e:  # noqa: BLE001 - even sys.exit() is the plugin's failure
+            box["error"] = e
+
+    thread = threading.Thread(target=load, name=f"load-plugin-{ep.name}", daemon=True)
+    out, sys.stdout = sys.stdout, sys.stderr  # what it prints never mixes with results
+    try:
+        thread.start()
+        thread.join(LOAD_SECONDS)
+    finally:
+        sys.stdout = out
+    if thread.is_alive():
+        raise PluginError(f"rule plugin {ep.name!r} ({ep.value}) did not finish loading "
+                          f"within {LOAD_SECONDS:g} s")
+    if "error" in box:
+        e = box["error"]
+        what = f"{type(e).__name__}: {e}" if isinstance(e, BaseException) and not isinstance(
+            e, Exception) else str(e)
+        raise PluginError(f"rule plugin {ep.name!r} ({ep.value}) failed to load: {what}")
+    return box.get("obj")
+
+
+def load(ep: EntryPoint) -> type[Rule]:
+    """The rule class of one entry point, loaded once (PluginError: broken)."""
+    key = (ep.name, ep.value)
+    got = _LOADED.get(key)
+    if got is None:
+        try:
+            obj = _import(ep)
+        except PluginError as e:
+            got = str(e)
+        except Exception as e:  # noqa: BLE001 - a broken built-in: named, not a traceback
+            got = f"rule plugin {ep.name!r} ({ep.value}) failed to load: {e}"
+        else:
+            got = obj if isinstance(obj, type) and issubclass(obj, Rule) else (
+                f"rule plugin {ep.name!r} ({ep.value}) is not a Rule subclass")
+        _LOADED[key] = got
+    if isinstance(got, str):
+        raise PluginError(got)
+    return got
+
+
+def discover() -> Discovery:
+    """Every rule class registered in the entry-point group, by entry-point
+    name, all loaded (see :func:`entries` for the order).
+
     A plugin that fails to load (or is not a rule) is left out and its error
     kept in :attr:`Discovery.broken`: it must not hide the others; asking for
-    it by name (:func:`rule_class`) raises that error.  No state is kept:
-    :func:`discovered` is the cached one."""
+    it by name (:func:`rule_class`) raises that error."""
     found: dict[str, type[Rule]] = {}
     broken: dict[str, str] = {}
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
-        if ep.name in found:
-            continue
+    for name, eps in entries().items():
         try:
-            obj = ep.load()
-        except Exception as e:  # a broken third-party plugin must not hide the others
-            broken[ep.name] = f"rule plugin {ep.name!r} ({ep.value}) failed to load: {e}"
-            continue
-        if not (isinstance(obj, type) and issubclass(obj, Rule)):
-            broken[ep.name] = f"rule plugin {ep.name!r} ({ep.value}) is not a Rule subclass"
-            continue
-        found[ep.name] = obj
-        broken.pop(ep.name, None)
+            found[name] = _load_first(eps)
+        except PluginError as e:
+            broken[name] = str(e)
     return Discovery(MappingProxyType(found), MappingProxyType(broken))
+
+
+def _load_first(eps: tuple[EntryPoint, ...]) -> type[Rule]:
+    """The first of the entry points of one name that loads (else the first error)."""
+    first: PluginError | None = None
+    for ep in eps:
+        try:
+            return load(ep)
+        except PluginError as e:
+            first = first or e
+    assert first is not None
+    raise first
 
 
 @functools.cache
@@ -70,30 +153,32 @@ def discovered() -> Discovery:
 
 
 def reset() -> None:
-    """Forget the cached discovery and the cached module-to-distribution map
-    (:func:`grader.rule.package_of`): the next look reads the entry points again."""
+    """Forget the cached entry points, loads and discovery, and the cached
+    module-to-distribution map (:func:`grader.rule.package_of`): the next
+    look reads the entry points again."""
+    entries.cache_clear()
     discovered.cache_clear()
+    _LOADED.clear()
     _distributions.cache_clear()
 
 
 def plugins(refresh: bool = False) -> dict[str, type[Rule]]:
-    """The discovered rule classes (looked at again when ``refresh``)."""
+    """The discovered rule classes, all loaded (looked at again when ``refresh``)."""
     if refresh:
         reset()
     return dict(discovered().rules)
 
 
 def rule_class(name: str) -> type[Rule]:
-    found = discovered()
-    if name not in found.rules:
-        reset()  # it may have been installed since
-        found = discovered()
-    if name not in found.rules and name in found.broken:
-        raise PluginError(found.broken[name])
-    if name not in found.rules:
-        known = ", ".join(sorted(found.rules)) or "none"
+    """The rule class of the plugin ``name``: only that plugin is loaded."""
+    eps = entries().get(name)
+    if eps is None:
+        entries.cache_clear()  # it may have been installed since
+        eps = entries().get(name)
+    if eps is None:
+        known = ", ".join(sorted(entries())) or "none"
         raise PluginError(f"no rule plugin named {name!r} in group {GROUP} (known: {known})")
-    return found.rules[name]
+    return _load_first(eps)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .nativerule import NativeRule, NativeRuleError, describe
 from .roles import add_role
-from .steps import Branch, Pattern, Step, register_support, register_template
+from .steps import (
+    Branch,
+    Pattern,
+    Step,
+    TemplateClash,
+    register_support,
+    register_template,
+)
 
 if TYPE_CHECKING:
     from .board import Board
@@ -47,11 +54,20 @@ class RuleError(RuntimeError):
 
 def package_of(module: str) -> str:
     """The distribution a rule's module comes from (its top-level package
-    when it is not installed as a distribution)."""
-    top = module.split(".")[0]
-    if top in BUILTIN_PACKAGES:
+    when it is not installed as a distribution).  Looking it up scans every
+    installed distribution (about 0.1 s, once): it is asked only to name a
+    package in a message or a listing, never while rules are defined."""
+    top = owner_key(module)
+    if top == PROJECT:
         return PROJECT
     return _distributions().get(top, top)
+
+
+def owner_key(module: str) -> str:
+    """What owns a rule's module, without any look-up: this project for the
+    built-in rules, else the module's top-level package."""
+    top = module.split(".")[0]
+    return PROJECT if top in BUILTIN_PACKAGES else top
 
 
 @functools.lru_cache(maxsize=1)
@@ -84,12 +100,63 @@ def _guarded(find: Callable[..., Any]) -> Callable[..., Iterator[Step]]:
                 yield step
         except RuleError:
             raise
-        except Exception as e:  # noqa: BLE001 - reported with the rule's name
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - reported with the rule's name
             raise RuleError(self.code, self.package,
                             f"failed in find(): {type(e).__name__}: {e}") from e
 
     guarded.__guarded__ = True  # type: ignore[attr-defined]
     return guarded
+
+
+def _guarded_init(init: Callable[..., None]) -> Callable[..., None]:
+    """A third-party ``__init__`` whose failure is a :class:`RuleError` naming the rule."""
+
+    @functools.wraps(init)
+    def guarded(self: Rule, spec: RuleSpec, *args: Any, **kwargs: Any) -> None:
+        try:
+            init(self, spec, *args, **kwargs)
+        except RuleError:
+            raise
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - reported with the rule's name
+            raise RuleError(getattr(spec, "code", "?"), package_of(type(self).__module__),
+                            f"failed in __init__(): {type(e).__name__}: {e}") from e
+
+    guarded.__guarded__ = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def _guarded_text(fn: Callable[..., Any], what: str, module: str) -> Callable[..., Any]:
+    """A third-party ``summarize``, ``teach`` or ``support`` (of a step) whose
+    failure is a :class:`RuleError` naming the rule."""
+
+    @functools.wraps(fn)
+    def guarded(step: Step, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(step, *args, **kwargs)
+        except RuleError:
+            raise
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - reported with the rule's name
+            raise RuleError(getattr(step, "rule", "?"), package_of(module),
+                            f"failed in {what}(): {type(e).__name__}: {e}") from e
+
+    guarded.__guarded__ = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def _guard_plugin(cls: type[Rule]) -> None:
+    """Every hook of a third-party rule class (``find``, ``__init__``,
+    ``summarize``, ``teach``, ``support``) reports its failure, even
+    ``sys.exit()``, as a :class:`RuleError` naming the rule."""
+    d = cls.__dict__
+    if "find" in d and not getattr(d["find"], "__guarded__", False):
+        cls.find = _guarded(d["find"])  # type: ignore[method-assign]
+    if "__init__" in d and not getattr(d["__init__"], "__guarded__", False):
+        cls.__init__ = _guarded_init(d["__init__"])  # type: ignore[method-assign]
+    for name in ("summarize", "teach", "support"):
+        attr = d.get(name)
+        fn = attr.__func__ if isinstance(attr, staticmethod) else attr
+        if callable(fn) and not getattr(fn, "__guarded__", False):
+            setattr(cls, name, staticmethod(_guarded_text(fn, name, cls.__module__)))
 
 
 def _what(obj: object) -> str:
@@ -156,11 +223,9 @@ class Rule:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        package = package_of(cls.__module__)
-        builtin = package == PROJECT
-        if not builtin and "find" in cls.__dict__ and not getattr(
-                cls.__dict__["find"], "__guarded__", False):
-            cls.find = _guarded(cls.__dict__["find"])  # type: ignore[method-assign]
+        owner = owner_key(cls.__module__)  # no look-up of distributions (see package_of)
+        if owner != PROJECT:
+            _guard_plugin(cls)
         for name, spec in cls.__dict__.get("roles", {}).items():
             label, fill, rich = (spec, None, None) if isinstance(spec, str) else (
                 tuple(spec) + (None, None))[:3]
@@ -169,8 +234,11 @@ class Rule:
             else:
                 add_role(name, label, kind="cell", fill=fill, rich=rich)
         if cls.family:
-            register_template(cls.family, cls.summarize, getattr(cls, "teach", None),
-                              owner=package, where=f"{cls.__module__}.{cls.__qualname__}")
+            try:
+                register_template(cls.family, cls.summarize, getattr(cls, "teach", None),
+                                  owner=owner, where=f"{cls.__module__}.{cls.__qualname__}")
+            except TemplateClash as e:  # named by distribution, now that it is needed
+                raise e.named(package_of) from None
             if "support" in cls.__dict__:
                 register_support(cls.family, cls.support)
 
@@ -197,6 +265,9 @@ class Rule:
             return describe(self.native())
         except NativeRuleError as e:
             raise NativeRuleError(f"rule {self.code!r}: {e}") from None
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - a plugin's native() that fails
+            raise RuleError(self.code, self.package,
+                            f"failed in native(): {type(e).__name__}: {e}") from e
 
     # -- to implement --------------------------------------------------
     def find(self, board: Board) -> Iterator[Step]:

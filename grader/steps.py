@@ -243,7 +243,26 @@ def absent_outside(step: Step, base: str, cover: str) -> list[tuple[int, int]]:
 
 
 class TemplateClash(ValueError):
-    """Two packages tried to give the same rule family its sentences."""
+    """Two packages tried to give the same rule family its sentences.
+
+    ``parts``: (family, owner, where, known owner, known where); the owners
+    are top-level packages until :meth:`named` names their distributions."""
+
+    def __init__(self, message: str, parts: tuple[str, str, str, str, str]) -> None:
+        super().__init__(message)
+        self.parts = parts
+
+    @classmethod
+    def of(cls, family: str, owner: str, where: str, known: str,
+           known_where: str) -> TemplateClash:
+        return cls(f"rule family {family!r} of {where} (package {owner!r}) is already defined "
+                   f"by {known_where} (package {known!r}); give the rule a family of its own",
+                   (family, owner, where, known, known_where))
+
+    def named(self, name: Callable[[str], str]) -> TemplateClash:
+        """The same clash, each owner given by ``name(owner)``."""
+        family, owner, where, known, known_where = self.parts
+        return TemplateClash.of(family, name(owner), where, name(known), known_where)
 
 
 def register_template(family: str, summary: Template, teach: Template | None = None,
@@ -277,9 +296,7 @@ def _check_owner(family: str, owner: str, where: str, differs: bool) -> None:
     if known is None:
         _OWNERS[family] = (owner, where or owner)
     elif known[0] != owner and differs:
-        raise TemplateClash(
-            f"rule family {family!r} of {where or owner} (package {owner!r}) is already "
-            f"defined by {known[1]} (package {known[0]!r}); give the rule a family of its own")
+        raise TemplateClash.of(family, owner, where or owner, known[0], known[1])
 
 
 def template_for(family: str) -> Template | None:

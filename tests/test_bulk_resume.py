@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from bulk_helpers import BULK, PUZZLES, first_grids, grade, jsonl, run_grade, without_seconds
+from bulk_helpers import (
+    BULK,
+    PUZZLES,
+    complete_lines,
+    first_grids,
+    gate_grid,
+    gate_setup,
+    grade,
+    jsonl,
+    run_grade,
+    wait_for_lines,
+    without_seconds,
+)
 
 from grader.bulk.resume import ResumeCursor
 from grader.bulk.sources import records
@@ -23,46 +35,46 @@ MEDIUM = PUZZLES / "se-medium-500.txt"
 # -- resume --------------------------------------------------------------------------
 
 
-def _lines(path: Path) -> int:
-    try:
-        return path.read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
-
-
-def _start(args: list[str]) -> subprocess.Popen[str]:
-    env = dict(os.environ, COLUMNS="200", NO_COLOR="1")
+def _start(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+    e = dict(os.environ, COLUMNS="200", NO_COLOR="1", **env)
     return subprocess.Popen([sys.executable, "-m", "grader", "grade", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-
-
-def _wait_for_lines(path: Path, n: int, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
-    while _lines(path) < n and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.05)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)
 
 
 @pytest.fixture(scope="module")
-def medium300(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]:
+def medium300(tmp_path_factory: pytest.TempPathFactory
+              ) -> tuple[Path, Path, dict[str, str], list[dict]]:
+    """300 grids, the gate's hierarchy and environment, and the clean run.  The
+    gate (see bulk_helpers.gate_setup) holds back a grid after the 150th: the
+    runs below cannot end before the test opens it, however fast they grade."""
     d = tmp_path_factory.mktemp("resume")
     src = first_grids(MEDIUM, 300, d / "medium300.txt")
+    h, env = gate_setup(d / "site")
+    gate_at, env["GATE_GRID"] = gate_grid(src, 150)
+    env["GATE_AT"] = str(gate_at)
+    env["GATE_FILE"] = str(d / "open")
+    (d / "open").touch()
     clean = d / "clean.jsonl"
-    p = grade(str(src), "-o", str(clean), "-j", "2")
+    p = grade(str(src), "-o", str(clean), "-j", "2", "--hierarchy", str(h), env=env)
     assert p.returncode == 0, p.stderr
-    return src, jsonl(clean.read_text())
+    return src, h, env, jsonl(clean.read_text())
 
 
 def test_kill_9_then_resume_equals_a_clean_run(medium300, tmp_path: Path) -> None:
-    src, clean = medium300
+    src, h, env, clean = medium300
+    env = dict(env, GATE_FILE=str(tmp_path / "gate"))
     out = tmp_path / "r.jsonl"
-    proc = _start([str(src), "-o", str(out), "-j", "2"])
-    _wait_for_lines(out, 40, proc)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    partial = jsonl(out.read_text())
-    assert 0 < len(partial) < 300, "the run should have been stopped half-way"
+    proc = _start([str(src), "-o", str(out), "-j", "2", "--hierarchy", str(h)], env)
+    try:
+        wait_for_lines(out, 40, proc)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+    partial = [json.loads(ln) for ln in complete_lines(out)]
+    assert 40 <= len(partial) < int(env["GATE_AT"]), "the gate holds the run back"
     assert [r["index"] for r in partial] == list(range(1, len(partial) + 1))
-    p = grade(str(src), "-o", str(out), "-j", "2", "--resume")
+    (tmp_path / "gate").touch()
+    p = grade(str(src), "-o", str(out), "-j", "2", "--resume", "--hierarchy", str(h), env=env)
     assert p.returncode == 0, p.stderr
     assert f"{len(partial)} from the earlier run" in p.stdout
     rows = jsonl(out.read_text())
@@ -71,16 +83,20 @@ def test_kill_9_then_resume_equals_a_clean_run(medium300, tmp_path: Path) -> Non
 
 
 def test_ctrl_c_stops_cleanly_with_the_summary_then_resume(medium300, tmp_path: Path) -> None:
-    src, clean = medium300
+    src, h, env, clean = medium300
+    env = dict(env, GATE_FILE=str(tmp_path / "gate"))
     out = tmp_path / "r.csv"
-    proc = _start([str(src), "-o", str(out), "-j", "2"])
-    _wait_for_lines(out, 30, proc)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    proc = _start([str(src), "-o", str(out), "-j", "2", "--hierarchy", str(h)], env)
+    try:
+        wait_for_lines(out, 30, proc)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stdout and "--resume" in stdout
     assert "Traceback" not in stderr
-    p = grade(str(src), "-o", str(out), "-j", "1", "--resume")
+    (tmp_path / "gate").touch()
+    p = grade(str(src), "-o", str(out), "-j", "1", "--resume", "--hierarchy", str(h), env=env)
     assert p.returncode == 0, p.stderr
     with out.open() as fh:
         rows = list(csv.DictReader(fh))

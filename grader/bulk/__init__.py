@@ -7,8 +7,10 @@ options         :class:`GradeOptions`, everything ``grade`` is asked, checked
 collection      :func:`grade_collection`: one run, from options to exit status
 sources         reading records lazily, counting lines for the progress bar
 task            a worker's job: the grader, one grid graded, the one timeout
+clock           the clock of time limits: it stands still while the run is stopped
 pool            the :class:`Pool` protocol, the inline pool, choosing a pool
 processes       the pool of worker processes
+outbox          a worker process's side of it: its loop, its batches of answers
 dask            the pool on a Dask cluster (``--dask``)
 pipeline        the ordered run loop: read, grade, hand back in input order
 resume          reading an output back; ``--resume``'s cursor and settings

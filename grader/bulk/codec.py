@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import fields
 from ..grading import CONTRACT_FIELDS, GradeResult
+from ..textsafe import spreadsheet_cell, spreadsheet_text
 
 #: A result: the JSON Lines contract as a plain dict (see :meth:`GradeResult.contract`).
 Result = dict[str, Any]
@@ -70,6 +71,15 @@ def _techniques_cell(t: dict[str, int]) -> str:
     return ";".join(f"{k}={v}" for k, v in t.items())
 
 
+def _csv_value(v: Any) -> Any:
+    """A field as its CSV cell: text that a spreadsheet would run as a formula
+    is marked as text (see :func:`grader.textsafe.spreadsheet_cell`); numbers
+    stay numbers."""
+    if isinstance(v, dict):
+        return spreadsheet_cell(_techniques_cell(v))
+    return spreadsheet_cell(v) if isinstance(v, str) else v
+
+
 class _Line:
     """What ``csv.writer`` writes one row to (it writes a row in one call)."""
 
@@ -101,7 +111,7 @@ class Encoder:
             return ""
         if self.fields is None:
             self.fields = list(d or ())
-        return self._row(self.fields)
+        return self._row([spreadsheet_cell(f) for f in self.fields])
 
     def encode(self, d: Result) -> str:
         """One result as one line of text, newline included."""
@@ -109,11 +119,7 @@ class Encoder:
             return json.dumps(d) + "\n"
         if self.fields is None:
             self.fields = list(d)
-        cells = []
-        for k in self.fields:
-            v = d.get(k, "")
-            cells.append(_techniques_cell(v) if isinstance(v, dict) else v)
-        return self._row(cells)
+        return self._row([_csv_value(d.get(k, "")) for k in self.fields])
 
     def _row(self, cells: list[Any]) -> str:
         self._csv.writerow(cells)
@@ -128,10 +134,13 @@ class DecodeError(ValueError):
 
 
 def decode_cell(key: str, value: str) -> Any:
-    """A CSV cell read back with its field's type ('' is a missing value)."""
+    """A CSV cell read back with its field's type ('' is a missing value; the
+    apostrophe that marks text is taken off)."""
     if value == "":
         return None
     kind = KINDS.get(key, str)
+    if kind is dict or kind is str:
+        value = spreadsheet_text(value)
     if kind is dict:
         out: dict[str, int] = {}
         for part in value.split(";"):
@@ -146,7 +155,12 @@ def decode_cell(key: str, value: str) -> Any:
 
 def decode_csv_row(row: dict[str | None, Any]) -> Result:
     """A row of ``csv.DictReader`` over grade's CSV output, as a result."""
-    d = {k: decode_cell(k, v) for k, v in row.items() if k is not None}
+    if None in row or None in row.values():  # cells missing or extra: a row cut or joined
+        raise DecodeError("not as many cells as the header has columns")
+    d = {}
+    for k, v in row.items():
+        name = spreadsheet_text(str(k))
+        d[name] = decode_cell(name, v)
     if type(d.get("index")) is not int or "puzzle" not in d:
         raise DecodeError("no index and puzzle")
     return d

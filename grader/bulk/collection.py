@@ -20,10 +20,14 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from rich.markup import escape
+
+from ..files import note_sorted
 from ..formats import InputError
 from ..hierarchy import Hierarchy, default_hierarchy
+from .capacity import plan_jobs
 from .codec import extra_columns, to_model
-from .options import GradeOptions, GradeUsageError, check
+from .options import GradeOptions, GradeUsageError, check, normalized
 from .output import OutputFile
 from .pipeline import Entry, RunStats, run
 from .pool import InlinePool, Pool, WorkerFailed
@@ -31,7 +35,7 @@ from .progress import Progress
 from .report import plot_summary, render_summary
 from .resume import ResumeError
 from .select import DUPLICATE, KEEP, Selection, TopN, sort_output_file
-from .sinks import ResultWriter, TableSink
+from .sinks import ResultWriter, TableSink, data_stream
 from .sources import Head, records
 from .summary import Summary
 from .task import GradeConfig
@@ -52,10 +56,10 @@ class GradeReport:
 
 
 def consoles() -> tuple[Any, Any]:
-    from rich.console import Console
+    from ..terminal import make_console
 
-    return (Console(highlight=False, soft_wrap=True),
-            Console(stderr=True, highlight=False, soft_wrap=True))
+    return (make_console(highlight=False, soft_wrap=True),
+            make_console(stderr=True, highlight=False, soft_wrap=True))
 
 
 def grade_collection(opts: GradeOptions, *, out: Any = None, err: Any = None) -> GradeReport:
@@ -66,6 +70,7 @@ def grade_collection(opts: GradeOptions, *, out: Any = None, err: Any = None) ->
     results graded before the failure written)."""
     if out is None or err is None:
         out, err = consoles()
+    opts = normalized(opts)
     box, where = check(opts)
     h = opts.hierarchy if opts.hierarchy is not None else default_hierarchy()
     return _Run(opts, h, box, where, out, err).go()
@@ -77,9 +82,12 @@ class _Run:
     def __init__(self, opts: GradeOptions, h: Hierarchy, box: tuple[int, int] | None,
                  where: Any, out: Any, err: Any) -> None:
         self.opts, self.h, self.out, self.err = opts, h, out, err
+        # workers: as asked, within the CPUs and the memory (a Dask cluster has its own)
+        self.jobs, self.jobs_note = (plan_jobs(opts.jobs) if opts.dask is None
+                                     else (opts.njobs, None))
         try:
             self.head = Head(records(opts.inputs, opts.input_format, box, opts.column),
-                             2 * opts.njobs)
+                             2 * self.jobs)
         except InputError as e:
             raise GradeUsageError(str(e)) from None
         if not self.head.records:
@@ -105,6 +113,7 @@ class _Run:
         if opts.output is not None:
             self.output = OutputFile(opts, self.h, self.head)
             fields = self.output.fields
+            self._repairs()
         try:
             self._sinks()
             cfg = self._config(fields)
@@ -115,6 +124,19 @@ class _Run:
                 self.output.close()
         return self._finish(stats, pool)
 
+    def _repairs(self) -> None:
+        """Say what ``--resume`` repaired in the output (unless -q)."""
+        cursor = self.output.cursor if self.output is not None else None
+        if cursor is None or self.opts.quiet:
+            return
+        for lines, what in ((cursor.repaired, "line(s) that repeated an earlier line exactly"),
+                            (cursor.retried, "grid(s) written as failed because their worker "
+                                             "was stopped (graded again)")):
+            if lines:
+                shown = ", ".join(map(str, lines[:5])) + (", ..." if len(lines) > 5 else "")
+                self.err.print(f"--resume: {self.opts.output}: dropped {len(lines)} {what} "
+                               f"(line {shown})", markup=False, highlight=False)
+
     def _sinks(self) -> None:
         opts = self.opts
         if self.output is not None:
@@ -124,7 +146,7 @@ class _Run:
         elif opts.stdout_is_data:
             if self.sorter is None:
                 assert opts.output_format is not None
-                self.sink = ResultWriter(sys.stdout, opts.output_format)
+                self.sink = ResultWriter(data_stream(sys.stdout), opts.output_format)
         else:
             self.sink = self.table = TableSink(self.out, self.h)
 
@@ -143,23 +165,29 @@ class _Run:
     def _pool(self, cfg: GradeConfig) -> Pool:
         opts = self.opts
         try:
-            return open_pool(cfg, opts.njobs, opts.time_limit, opts.dask,
+            return open_pool(cfg, self.jobs, opts.time_limit, opts.dask,
                              len(self.head.records) if self.head.small else None)
         except (OSError, RuntimeError, ValueError) as e:
             raise GradeUsageError(f"cannot start the workers: {e}") from None
 
     def _run(self, pool: Pool) -> RunStats:
         opts = self.opts
+        if self.jobs_note is not None and not opts.quiet and pool.jobs < opts.njobs:
+            self.err.print(f"note: {self.jobs_note}", markup=False, highlight=False)
         if not self.head.small and not opts.quiet:
             _warn_pure_python(self.err)
         show = opts.progress if opts.progress is not None else (self.err.is_terminal
                                                                 and not opts.quiet)
         bar = Progress(list(opts.inputs), bool(show), self.err)
         sink = self.sink
+        cursor = self.output.cursor if self.output is not None else None
         try:
-            return run(self.head, pool, self.emit, with_solution=opts.with_solution,
-                       cursor=self.output.cursor if self.output is not None else None,
-                       progress=bar, settled=sink.flush if sink is not None else None)
+            stats = run(self.head, pool, self.emit, with_solution=opts.with_solution,
+                        cursor=cursor, progress=bar,
+                        settled=sink.flush if sink is not None else None)
+            if cursor is not None and not stats.interrupted:
+                cursor.finish(stats.read)
+            return stats
         except (InputError, ResumeError, WorkerFailed) as e:
             raise GradeUsageError(str(e)) from None
         finally:
@@ -201,11 +229,12 @@ class _Run:
         opts = self.opts
         if opts.output is not None and opts.sort is not None and not stats.interrupted:
             sort_output_file(opts.output, opts.sort, opts.top)
+            note_sorted(opts.output, opts.sort, opts.top)
         if self.sorter is not None and not opts.summary_only:
             rows = self.sorter.result()
             if opts.stdout_is_data:
                 assert opts.output_format is not None
-                w = ResultWriter(sys.stdout, opts.output_format)
+                w = ResultWriter(data_stream(sys.stdout), opts.output_format)
                 for d in rows:
                     w.write(d)
                 w.flush()
@@ -242,10 +271,10 @@ class _Run:
             console.print(render_summary(self.summary, stats, jobs))
             if stats.interrupted and opts.output is not None:
                 console.print(f"[yellow]interrupted: rerun with --resume to continue "
-                              f"{opts.output}[/]")
+                              f"{escape(str(opts.output))}[/]")
         elif stats.interrupted:
             self.err.print("interrupted" + (f": rerun with --resume to continue {opts.output}"
-                                            if opts.output is not None else ""))
+                                            if opts.output is not None else ""), markup=False)
 
 
 def open_pool(cfg: GradeConfig, jobs: int, timeout: float | None = None,

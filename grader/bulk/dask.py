@@ -42,6 +42,7 @@ class DaskPool:
     """Grades on a Dask cluster, ``chunk`` grids per task."""
 
     replaced = 0
+    stopping = False
 
     def __init__(self, cfg: GradeConfig, address: str, jobs: int = 1,
                  timeout: float | None = None, chunk: int = 16) -> None:
@@ -89,10 +90,18 @@ class DaskPool:
         self._futures[fut] = tasks
         self._done.add(fut)
 
+    def interrupt(self) -> None:
+        """The run is stopping: a chunk that fails from now on is left ungraded."""
+        self.stopping = True
+        self._count -= len(self._pending)
+        self._pending = []
+
     def _answers(self, fut: Any, tasks: list[Task]) -> Iterator[Answer]:
         try:
             yield from fut.result()
         except Exception as e:  # noqa: BLE001 - a lost worker: every grid of the chunk
+            if self.stopping:
+                return  # lost to the stopping, not the grids' failure: left for --resume
             for task in tasks:
                 yield special_result(task, "error", f"the Dask task failed: "
                                      f"{type(e).__name__}: {e}", 0.0,

@@ -8,9 +8,8 @@ prints (exit status 2).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import GraderError
@@ -64,13 +63,36 @@ class GradeOptions:
 
     @property
     def njobs(self) -> int:
-        return self.jobs or os.cpu_count() or 1
+        """``jobs``, 0 meaning one per usable CPU (see :mod:`grader.bulk.capacity`)."""
+        from .capacity import usable_cpus
+
+        return self.jobs or usable_cpus()
 
     @property
     def stdout_is_data(self) -> bool:
         """JSON Lines or CSV results on standard output."""
         return (self.output is None and not self.summary_only
                 and self.output_format in ("jsonl", "csv"))
+
+
+#: A time limit at least this long (about 31 years), or ``inf``, is no limit.
+NO_LIMIT_SECONDS = 1e9
+
+
+def time_limit(seconds: float | None) -> float | None:
+    """``--time-limit`` as the workers use it: None for no limit (``inf`` and
+    anything from :data:`NO_LIMIT_SECONDS` on); refused when not a positive number."""
+    if seconds is None:
+        return None
+    if not seconds > 0:  # nan too
+        raise GradeUsageError(f"--time-limit {seconds}: give a number of seconds above 0")
+    return None if seconds >= NO_LIMIT_SECONDS else float(seconds)
+
+
+def normalized(opts: GradeOptions) -> GradeOptions:
+    """``opts`` with its numbers as the run uses them (see :func:`time_limit`)."""
+    limit = time_limit(opts.time_limit)
+    return opts if limit == opts.time_limit else replace(opts, time_limit=limit)
 
 
 def check(opts: GradeOptions) -> tuple[tuple[int, int] | None, Where | None]:
@@ -135,6 +157,14 @@ def _check_output(opts: GradeOptions) -> None:
             raise GradeUsageError(f"--output {output}: the name must end in .jsonl or .csv")
         if output.is_dir():
             raise GradeUsageError(f"--output {output}: is a directory")
+        from ..files import special_kind
+
+        kind = special_kind(output)
+        if kind is not None:
+            raise GradeUsageError(
+                f"--output {output}: is {kind}, not a regular file (--output writes a file that "
+                f"--resume can continue): write to a file, or use -f jsonl or -f csv and "
+                f"redirect standard output")
         if output.exists() and output.stat().st_size > 0 and not (opts.overwrite or opts.resume):
             raise GradeUsageError(f"--output {output} exists: --resume continues it, "
                              f"--overwrite replaces it")

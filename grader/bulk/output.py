@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..files import OutputError, OutputLock, read_settings, settings_differences, write_settings
+from ..files import (
+    OutputError,
+    OutputLock,
+    read_settings,
+    settings_differences,
+    settings_problem,
+    was_sorted,
+    write_settings,
+)
 from ..hierarchy import Hierarchy
 from .codec import extra_columns, output_fields
 from .options import GradeOptions, GradeUsageError
@@ -46,6 +54,10 @@ class OutputFile:
 
     def _check_resume(self) -> None:
         path = self.path
+        problem = settings_problem(path)
+        if problem is not None:
+            raise GradeUsageError(f"--resume: {problem}: repair or remove it (the output's "
+                                  f"settings are then not checked), or --overwrite")
         diffs = settings_differences(path, self.settings, SETTING_LABELS)
         if diffs:
             raise GradeUsageError(f"--resume: {path} was written with other settings "
@@ -57,8 +69,13 @@ class OutputFile:
                 raise GradeUsageError(f"--resume: {path} has the columns {', '.join(have or [])}, "
                                  f"but this run writes {', '.join(self.fields)}: use the same "
                                  f"options")
+        opts = self.opts
+        complete = not (opts.where or opts.min_level is not None or opts.max_level is not None
+                        or opts.dedupe)
+        finished = was_sorted(path)  # sorted (and cut to --top) once the run was complete
         try:
-            self.cursor = ResumeCursor(path)
+            self.cursor = ResumeCursor(path, complete=complete and not finished,
+                                       finished=finished)
         except ResumeError as e:
             raise GradeUsageError(f"--resume: {e}") from None
 
@@ -67,7 +84,7 @@ class OutputFile:
         path = self.path
         try:
             self.fh = path.open("w" if self.fresh else "a", encoding="utf-8", newline="")
-            if self.fresh or read_settings(path) is None:
+            if self.fresh or read_settings(path) is None:  # absent: an older version's
                 write_settings(path, self.settings)
         except OSError as e:
             raise GradeUsageError(f"--output {path}: cannot write: {e.strerror or e}") from None

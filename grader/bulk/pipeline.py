@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..formats import Record
+from ..interrupts import atomic
 from .codec import Result
 from .pool import Pool
 from .resume import ResumeCursor
@@ -73,15 +74,18 @@ class _Flight:
                 entry.text = text
 
     def flush(self) -> None:
-        """Hand back every entry done at the head of the queue."""
+        """Hand back every entry done at the head of the queue.  A stop signal
+        waits for the end of the round: an entry taken from the queue is always
+        written, so an interrupted output never skips a grid."""
         queue, emit, progress = self.queue, self.emit, self.progress
         n = 0
-        while queue and queue[0].result is not None:
-            e = queue.popleft()
-            emit(e, False)
-            n += 1
-            if progress is not None:
-                progress(e)
+        with atomic():
+            while queue and queue[0].result is not None:
+                e = queue.popleft()
+                n += 1
+                emit(e, False)
+                if progress is not None:
+                    progress(e)
         self.stats.graded += n
         if n and self.settled is not None:
             self.settled()
@@ -109,6 +113,7 @@ def run(recs: Iterable[Record], pool: Pool, emit: Emit, *, with_solution: bool =
         _loop(iter(recs), pool, flight, window or pool.window, cursor, with_solution, failed)
     except KeyboardInterrupt:
         stats.interrupted = True
+        pool.interrupt()  # a worker that dies now is not a grid's failure
         with contextlib.suppress(Exception, KeyboardInterrupt):
             # results already done (or done within a batch's delay) are kept
             deadline = time.monotonic() + INTERRUPT_GRACE

@@ -38,6 +38,9 @@ class Pool(Protocol):
 
     def wait(self, block: bool = True) -> list[Answer]: ...
 
+    def interrupt(self) -> None:
+        """The run is stopping: no task whose worker dies from now on is answered."""
+
     def close(self, kill: bool = False) -> None: ...
 
 
@@ -73,6 +76,9 @@ class InlinePool:
     def wait(self, block: bool = True) -> list[Answer]:
         done, self.done = self.done, []
         return done
+
+    def interrupt(self) -> None:
+        pass
 
     def close(self, kill: bool = False) -> None:
         pass

@@ -8,38 +8,49 @@ grid is a few microseconds, so that it is never the bottleneck.
 A grid is timed out inside its worker (:class:`~grader.bulk.task.Deadline`);
 a worker that does not answer within ``timeout`` + :data:`KILL_GRACE` (stuck
 inside one native call, or a plugin in a system call) is killed and replaced,
-its grid answered with the same verdict ``timeout``.  A worker that dies
-answers its grid with the verdict ``error`` and is replaced; the grids queued
-behind either go to the replacement.
+its grid answered with the same verdict ``timeout``.
+
+A worker that dies is replaced and its grids go to the replacement, which
+takes them **one at a time** (so that a death is pinned on one grid).  A
+death is a grid's fault only when that grid was alone in flight: a crash
+(a signal such as SIGSEGV, or an exit status) answers it with the verdict
+``error``; SIGKILL (the out-of-memory killer, or ``kill -9``) does so the
+second time only; a stop signal (SIGTERM, SIGINT, SIGHUP: a scheduler, a
+closed terminal, the run's own stopping) never does, the grid is graded
+again.  Once the run is stopping (:meth:`ProcessPool.interrupt`), a worker
+that dies is not replaced and its grids are left unanswered: an interrupted
+run writes only what was graded, and ``--resume`` grades the rest.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
-import os
 import selectors
 import signal
-import threading
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from ..orphans import exit_with_parent
+from ..interrupts import start_helpers
+from .clock import running
+from .outbox import worker_main
 from .pool import WINDOW, WorkerFailed
 
-#: A worker sends its answers at once when no grid waits for it, else when a
-#: grid is done and the oldest unsent answer is this old ...
-BATCH_SECONDS = 0.05
-#: ... or, while a slow grid is being graded, when it is this old.
-HOLD_SECONDS = 0.2
 #: The parent sends grids to a worker this many at a time (or fewer, when it waits).
 SEND_TASKS = 32
 #: A worker silent this long past the timeout is stuck where the deadline cannot
 #: reach (one native call): it is killed.
 KILL_GRACE = 1.0
+#: The longest the parent waits in one call (a time limit of a year is no limit).
+MAX_WAIT = 3600.0
+#: Exit statuses of a worker stopped from outside, never a grid's fault: the
+#: stop signals, and 255 (the fork server is gone, so the status is unknown).
+STOPPED = frozenset([255, *(-getattr(signal, n) for n in ("SIGTERM", "SIGINT", "SIGHUP")
+                            if hasattr(signal, n))])
+#: SIGKILL: the out-of-memory killer (a grid's fault when it happens twice).
+KILLED = -getattr(signal, "SIGKILL", 9)
 
 
 class Job(Protocol):
@@ -61,96 +72,17 @@ class Job(Protocol):
     def failed(self, task: Any, verdict: str, message: str, seconds: float) -> Any: ...
 
 
-class _Outbox:
-    """A worker's answers not yet sent.
-
-    They travel together (sparing the parent most of its wake-ups and pipe
-    reads).  The grading thread sends them when a grid is done; a timer
-    thread sends them at most :data:`HOLD_SECONDS` after the oldest was done
-    while the next grid is still being graded, so a slow grid never holds
-    back the answers done before it (they are written, and kept if the run
-    is interrupted)."""
-
-    def __init__(self, conn: Connection) -> None:
-        self.conn = conn
-        self.lock = threading.Lock()
-        self.pending: list[Any] = []
-        self.since = 0.0
-        self.busy = threading.Event()  # set while answers are pending
-        self.closed = False
-        self.thread = threading.Thread(target=self._timer, name="outbox", daemon=True)
-        self.thread.start()
-
-    def add(self, answer: Any, now: bool) -> None:
-        """Queue ``answer``; send everything pending if ``now`` or it is due."""
-        with self.lock:
-            if not self.pending:
-                self.since = time.monotonic()
-                self.busy.set()
-            self.pending.append(answer)
-            if now or time.monotonic() - self.since >= BATCH_SECONDS:
-                self._send()
-
-    def _send(self) -> None:
-        """Send what is pending (the caller holds the lock)."""
-        if self.pending:
-            batch, self.pending = self.pending, []
-            self.busy.clear()
-            self.conn.send(batch)
-
-    def _timer(self) -> None:
-        try:
-            while self.busy.wait() and not self.closed:
-                with self.lock:
-                    due = self.since + HOLD_SECONDS - time.monotonic()
-                    if self.pending and due <= 0:
-                        self._send()
-                if due > 0:
-                    time.sleep(due)
-        except (OSError, ValueError):
-            pass  # the parent has gone: the grading thread finds out too
-
-    def close(self) -> None:
-        self.closed = True
-        self.busy.set()
-
-
-def _worker_main(conn: Connection, job: Job, timeout: float | None,
-                 lifeline: Connection) -> None:
-    """A worker process: one worker of ``job``, one task at a time, until told to stop."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's business
-    exit_with_parent(lifeline)  # a killed command ends its workers, even one busy
-    try:
-        worker = job.start(timeout)
-    except Exception as e:  # noqa: BLE001
-        with contextlib.suppress(OSError):
-            conn.send(("fatal", f"{type(e).__name__}: {e}"))
-        return
-    outbox: _Outbox | None = None
-    try:
-        conn.send(("ready", os.getpid()))
-        outbox = _Outbox(conn)
-        while True:
-            tasks = conn.recv()  # a list of grids, in the order of the parent's queue
-            if tasks is None:
-                break
-            for i, task in enumerate(tasks):
-                outbox.add(worker.answer(task), now=i + 1 == len(tasks) and not conn.poll())
-    except (EOFError, OSError):
-        pass  # the parent has gone: stop quietly
-    finally:
-        if outbox is not None:
-            outbox.close()
-
-
 @dataclass
 class _Proc:
     proc: Any
     conn: Connection
-    queue: deque[Any] = field(default_factory=deque)
+    queue: deque[Any] = field(default_factory=deque)  # sent, not answered, in order
+    held: deque[Any] = field(default_factory=deque)  # a dead worker's grids, sent one by one
+    careful: bool = False  # takes a dead worker's grids: nothing else until they are done
     last: float = 0.0  # when it last answered (or was handed work while idle)
     answered: bool = False
     ready: bool = False
+    gone: bool = False  # died while the run was stopping: not replaced
 
 
 class ProcessPool:
@@ -168,6 +100,7 @@ class ProcessPool:
         self.ctx: Any = mp.get_context("forkserver" if "forkserver" in methods else "spawn")
         if "forkserver" in methods:
             self.ctx.set_forkserver_preload(list(job.preload))
+        start_helpers(forkserver="forkserver" in methods)  # SIGHUP is the command's to handle
         self.selector = selectors.DefaultSelector()
         # never written to: it closes when this process ends (grader.orphans)
         self.lifeline, self.lifeline_out = self.ctx.Pipe(duplex=False)
@@ -176,6 +109,8 @@ class ProcessPool:
         self.count = 0  # tasks submitted and not answered
         self.replaced = 0
         self.failures = 0  # deaths in a row of workers that never answered
+        self.strikes: dict[int, tuple[Any, int]] = {}  # id(task) -> (task, SIGKILLs alone)
+        self.stopping = False
         for _ in range(max(1, jobs)):
             self.workers.append(self._start())
         self.jobs = len(self.workers)
@@ -183,7 +118,7 @@ class ProcessPool:
 
     def _start(self) -> _Proc:
         parent, child = self.ctx.Pipe()
-        proc = self.ctx.Process(target=_worker_main,
+        proc = self.ctx.Process(target=worker_main,
                                 args=(child, self.job, self.timeout, self.lifeline),
                                 daemon=True, name=self.name)
         proc.start()
@@ -199,54 +134,75 @@ class ProcessPool:
     def outstanding(self) -> int:
         return self.count
 
+    def interrupt(self) -> None:
+        """The run is stopping: from now on no task is sent, and a worker that
+        dies is neither replaced nor answered for (its grids stay ungraded)."""
+        self.stopping = True
+        self.count -= len(self.pending)
+        self.pending.clear()
+
+    def _open(self) -> list[_Proc]:
+        """The workers that take new grids (not one taking a dead worker's)."""
+        return [w for w in self.workers if not w.careful and not w.gone]
+
     def submit(self, task: Any) -> None:
         """Queue ``task``; it leaves with the next chunk (at the latest when
         :meth:`wait` is called)."""
         self.pending.append(task)
         self.count += 1
         if len(self.pending) >= SEND_TASKS:
-            self._send(min(self.workers, key=lambda w: len(w.queue)), self.pending)
-            self.pending = []
+            open_ = self._open()
+            if open_:
+                self._send(min(open_, key=lambda w: len(w.queue)), self.pending)
+                self.pending = []
 
     def _dispatch(self) -> None:
         """Spread what is pending over the workers that run low (fewer than
         :data:`SEND_TASKS` grids queued), the least busy first: the others
         get it in whole chunks, one pipe message per chunk."""
-        while self.pending:
-            w = min(self.workers, key=lambda w: len(w.queue))
+        open_ = self._open()
+        while self.pending and open_ and not self.stopping:
+            w = min(open_, key=lambda w: len(w.queue))
             if len(w.queue) >= SEND_TASKS:
                 return
-            share = max(1, -(-len(self.pending) // len(self.workers)))
+            share = max(1, -(-len(self.pending) // len(open_)))
             self._send(w, self.pending[:share])
             del self.pending[:share]
 
     @staticmethod
     def _send(w: _Proc, tasks: list[Any]) -> None:
         if not w.queue:
-            w.last = time.monotonic()
+            w.last = running()
         w.queue.extend(tasks)
         with contextlib.suppress(OSError):
             w.conn.send(tasks)  # a dead worker is found and replaced by wait()
 
-    def _replace(self, w: _Proc, kill: bool) -> None:
-        if kill and w.proc.is_alive():
-            w.proc.kill()
+    def _feed(self, w: _Proc) -> None:
+        """A careful worker gets its next held grid alone, once the last is answered."""
+        if w.careful and not w.queue:
+            if w.held:
+                self._send(w, [w.held.popleft()])
+            else:
+                w.careful = False
+
+    def _bury(self, w: _Proc) -> None:
+        """Forget a worker that has ended (or been killed)."""
         w.proc.join(5)
         for h in (w.conn, w.proc.sentinel):
             with contextlib.suppress(KeyError, ValueError, OSError):
                 self.selector.unregister(h)
         with contextlib.suppress(OSError):
             w.conn.close()
-        if not w.answered and not kill:
-            self.failures += 1
-            if self.failures >= 3:
-                raise WorkerFailed("the worker processes die as soon as they start "
-                                   f"(exit {w.proc.exitcode})")
+
+    def _replace(self, w: _Proc, tasks: list[Any]) -> None:
+        """A fresh worker in the place of ``w``, taking ``tasks`` one at a time."""
         fresh = self._start()
         self.replaced += 1
         self.workers[self.workers.index(w)] = fresh
-        if w.queue:
-            self._send(fresh, list(w.queue))
+        if tasks:
+            fresh.held.extend(tasks)
+            fresh.careful = True
+            self._feed(fresh)
 
     def wait(self, block: bool = True) -> list[Any]:
         self._dispatch()
@@ -256,8 +212,10 @@ class ProcessPool:
         wait_for: float | None = None if block else 0.0
         timed = [w for w in busy if w.ready]
         if self.timeout is not None and timed:
-            due = min(w.last for w in timed) + self.timeout + KILL_GRACE - time.monotonic()
+            due = min(w.last for w in timed) + self.timeout + KILL_GRACE - running()
             wait_for = max(0.0, due) if wait_for is None else min(wait_for, max(0.0, due))
+        if wait_for is not None:
+            wait_for = min(wait_for, MAX_WAIT)
         events = self.selector.select(wait_for)
         readable = {id(key.data) for key, _ in events if key.fileobj is key.data.conn}
         exited = {id(key.data) for key, _ in events if key.fileobj is not key.data.conn}
@@ -280,32 +238,63 @@ class ProcessPool:
                     w.ready = True  # ("ready", pid): the clock starts now
                 else:  # a list of answers, in the order of the queue
                     for _ in msg:
-                        w.queue.popleft()
+                        task = w.queue.popleft()
+                        if self.strikes:
+                            self.strikes.pop(id(task), None)
                     self.count -= len(msg)
                     out.extend(msg)
                 w.answered = True
                 self.failures = 0
-                w.last = time.monotonic()
+                w.last = running()
+                self._feed(w)
             except (EOFError, OSError):
                 dead = True
         if not dead and w.queue and exited and not readable and not w.proc.is_alive():
             dead = True
         if dead:
-            task = w.queue.popleft()
-            self.count -= 1
-            w.proc.join(5)
-            code = w.proc.exitcode
-            how = f"signal {-code}" if code is not None and code < 0 else f"exit {code}"
-            message = f"the worker process died ({how}) on this grid"
-            out.append(self.job.failed(task, "error", message, time.monotonic() - w.last))
-            self._replace(w, kill=False)
-        elif (self.timeout is not None and w.queue and w.ready
-              and time.monotonic() - w.last >= self.timeout + KILL_GRACE):
+            self._died(w, out)
+        elif (self.timeout is not None and w.queue and w.ready and not self.stopping
+              and running() - w.last >= self.timeout + KILL_GRACE):
             task = w.queue.popleft()
             self.count -= 1
             out.append(self.job.failed(task, "timeout", f"not graded within {self.timeout:g} s",
                                        self.timeout))
-            self._replace(w, kill=True)
+            if w.proc.is_alive():
+                w.proc.kill()
+            self._bury(w)
+            self._replace(w, [*w.queue, *w.held])
+
+    def _died(self, w: _Proc, out: list[Any]) -> None:
+        """Worker ``w`` died: its grids go to a replacement (see the module's
+        docstring for when the grid alone in flight is answered ``error``)."""
+        self._bury(w)
+        tasks = [*w.queue, *w.held]
+        if self.stopping:
+            self.count -= len(tasks)
+            w.queue.clear()
+            w.held.clear()
+            w.gone = True
+            return
+        code = w.proc.exitcode
+        outside = code is None or code in STOPPED
+        if len(w.queue) == 1 and not outside:  # the grid alone in flight killed it
+            task = tasks[0]
+            _, before = self.strikes.get(id(task), (task, 0))
+            if code != KILLED or before:
+                self.strikes.pop(id(task), None)
+                how = f"signal {-code}" if code < 0 else f"exit {code}"
+                message = f"the worker process died ({how}) on this grid"
+                out.append(self.job.failed(task, "error", message, running() - w.last))
+                self.count -= 1
+                tasks = tasks[1:]
+            else:
+                self.strikes[id(task)] = (task, before + 1)
+        if not w.answered and not outside:
+            self.failures += 1
+            if self.failures >= 3:
+                raise WorkerFailed("the worker processes die as soon as they start "
+                                   f"(exit {code})")
+        self._replace(w, tasks)
 
     def close(self, kill: bool = False) -> None:
         self.selector.close()

@@ -86,6 +86,7 @@ def _bars(title: str, rows: list[tuple[str, int]], width: int) -> Table:
 
 def _techniques(s: Summary) -> Table:
     from rich.table import Table
+    from rich.text import Text
 
     t = Table(title="techniques (grids needing each)", title_justify="left", box=None,
               pad_edge=False)
@@ -97,7 +98,7 @@ def _techniques(s: Summary) -> Table:
     ok = s.verdicts.get("ok", 0) or 1
     for _, name, lvl, k, n in s.technique_rows():
         if k:
-            t.add_row(str(lvl), name, str(k), f"{100 * k / ok:.1f}", str(n))
+            t.add_row(str(lvl), Text(name), str(k), f"{100 * k / ok:.1f}", str(n))
     return t
 
 
@@ -134,6 +135,14 @@ def _bad(s: Summary) -> list[Any]:
     return parts
 
 
+def _label(text: str) -> str:
+    """A name from the hierarchy as matplotlib draws it: as it is (a ``$`` is a
+    dollar, not mathematics; control characters are escapes)."""
+    from ..textsafe import escape_controls
+
+    return escape_controls(text, newlines=False).replace("$", r"\$")
+
+
 def plot_summary(s: Summary, path: Path) -> None:
     """Histograms of ratings, levels and technique usage as a PNG (matplotlib)."""
     import matplotlib
@@ -143,7 +152,7 @@ def plot_summary(s: Summary, path: Path) -> None:
 
     fig, axes = plt.subplots(1, 3, figsize=(16, 5))
     rr = s.rating_rows()
-    axes[0].bar([r for r, _ in rr], [c for _, c in rr], color="#4477aa")
+    axes[0].bar([_label(r) for r, _ in rr], [c for _, c in rr], color="#4477aa")
     axes[0].set_title("ratings")
     axes[0].tick_params(axis="x", rotation=30)
     lr = s.level_rows()
@@ -151,7 +160,7 @@ def plot_summary(s: Summary, path: Path) -> None:
     axes[1].set_title("levels")
     axes[1].set_xlabel("level")
     tr = [(name, k) for _, name, _, k, _ in s.technique_rows() if k]
-    axes[2].barh([n for n, _ in tr][::-1], [k for _, k in tr][::-1], color="#228833")
+    axes[2].barh([_label(n) for n, _ in tr][::-1], [k for _, k in tr][::-1], color="#228833")
     axes[2].set_title("grids needing each technique")
     for ax in axes[:2]:
         ax.set_ylabel("grids")

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..textsafe import spreadsheet_text
 from .codec import Encoder, Result
 from .resume import read_output
 from .where import Where, WhereError
@@ -151,7 +152,8 @@ def existing_csv_header(path: Path) -> list[str] | None:
         return None
     with path.open("r", encoding="utf-8", errors="replace", newline="") as fh:
         try:
-            return next(csv.reader(fh), None)
+            header = next(csv.reader(fh), None)
+            return None if header is None else [spreadsheet_text(h) for h in header]
         except csv.Error:
             return None
 

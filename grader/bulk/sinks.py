@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from ..hierarchy import Hierarchy
+from ..textsafe import escape_controls
 from .codec import Encoder, Result, to_model
 from .tables import TABLE_PAGE, render_panel, results_table
 
@@ -28,6 +29,28 @@ class ResultWriter:
             self.header = False
             self.stream.write(self.encoder.header(d))
         self.stream.write(text if text is not None else self.encoder.encode(d))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def data_stream(stream: TextIO | Any) -> TextIO | Any:
+    """Where JSON Lines or CSV results go: ``stream``, or when it is a terminal
+    a view of it that shows control characters as escapes (a CSV cell or a
+    line of input is never sent to a terminal raw)."""
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        tty = False
+    return _TerminalStream(stream) if tty else stream
+
+
+class _TerminalStream:
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return int(self.stream.write(escape_controls(text)))
 
     def flush(self) -> None:
         self.stream.flush()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -39,9 +40,11 @@ def render_panel(r: GradeResult, h: Hierarchy, source: str | None = None) -> Pan
     t.add_column("steps", justify="right")
     for code, count in r.techniques.items():
         spec = names.get(code)
-        t.add_row(spec.name if spec else code, str(spec.level) if spec else "?", str(count))
-    hardest = names[r.hardest].name if r.hardest in names else (r.hardest or "none")
-    head = (f"[bold]rating[/]   {r.rating}\n[bold]level[/]    {r.level}\n"
+        t.add_row(Text(spec.name if spec else code), str(spec.level) if spec else "?",
+                  str(count))
+    # names come from the hierarchy file: escaped, never read as markup
+    hardest = escape(names[r.hardest].name if r.hardest in names else (r.hardest or "none"))
+    head = (f"[bold]rating[/]   {escape(r.rating or '')}\n[bold]level[/]    {r.level}\n"
             f"[bold]score[/]    {r.score:.2f}\n[bold]hardest[/]  {hardest}"
             + (f" (trials nested to depth {r.depth})" if r.depth and r.depth > 1 else "")
             + f"\n[bold]steps[/]    {r.steps}\n")

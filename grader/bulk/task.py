@@ -28,6 +28,7 @@ from ..geometry import geometry
 from ..grading import Grader, GradeResult
 from ..hierarchy import Hierarchy
 from ..rule import RuleError
+from .clock import running
 from .codec import Encoder, Result
 
 #: A task sent to a worker: (index, line, a, b, values).
@@ -171,7 +172,7 @@ class Deadline:
                     self.cond.wait()
                     continue
                 self.idle = False
-                left = self.expiry - time.monotonic()
+                left = self.expiry - running()
                 if left > 0:
                     self.cond.wait(left)
                     continue
@@ -181,11 +182,12 @@ class Deadline:
                                                            ctypes.py_object(GridTimeout))
 
     def run(self, fn: Callable[[], Result], seconds: float | None) -> Result:
-        """``fn()``, or :class:`GridTimeout` after ``seconds`` (None: no limit)."""
-        if not seconds:
+        """``fn()``, or :class:`GridTimeout` after ``seconds`` (None, ``inf`` or a
+        year and more: no limit)."""
+        if not seconds or not seconds < 3e7:
             return fn()
         with self.cond:
-            self.expiry = time.monotonic() + seconds
+            self.expiry = running() + seconds
             self.fired = False
             if self.idle:
                 self.cond.notify()

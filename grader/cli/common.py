@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from ..formats import FORMATS
 from ..geometry import parse_box
+from ..terminal import make_console
 
 if TYPE_CHECKING:
     from ..hierarchy import Hierarchy
@@ -38,8 +36,8 @@ assert tuple(f.value for f in InputFormat) == FORMATS
 #: Exit status: every grid ok / some grid not ok / usage error or unreadable input.
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE = 0, 1, 2
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = make_console(highlight=False, soft_wrap=True)
+err = make_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
@@ -119,16 +117,12 @@ def stdin_is_tty() -> bool:
         return False
 
 
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
-
-
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM (``kill``, a scheduler's stop) handled as Ctrl-C inside the
-    block: what was made is kept and the command says "interrupted"."""
-    old = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
+    """SIGTERM (``kill``, a scheduler's stop) and SIGHUP handled as Ctrl-C
+    inside the block: what was made is kept and the command says
+    "interrupted" (see :mod:`grader.interrupts`)."""
+    from ..interrupts import stop_signals_as_interrupt
+
+    with stop_signals_as_interrupt():
         yield
-    finally:
-        signal.signal(signal.SIGTERM, old)

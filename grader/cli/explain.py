@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand
 
+from ..files import open_output, write_output
+from ..textsafe import escape_controls
+
 if TYPE_CHECKING:
     from ..explain.core import Walkthrough
     from ..explain.position import Position
@@ -71,13 +74,18 @@ class ExplainInputFormat(StrEnum):
     pencil = "pencil"
 
 
-def _write(text: str, output: Path | None, quiet: bool = False) -> None:
+def _write(text: str, output: Path | None, quiet: bool = False, fmt: str = "json") -> None:
+    """Write a document (``fmt``: json, html or markdown) to ``output`` or standard
+    output.  Control characters from names of a hierarchy file are escaped in
+    HTML and Markdown, and in JSON shown on a terminal."""
+    if fmt != "json" or (output is None and out.is_terminal):
+        text = escape_controls(text)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, text)
     except OSError as e:
         fail(f"{output}: cannot write: {e.strerror or e}")
     if not quiet:
@@ -238,27 +246,27 @@ def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -
         else:
             print_all(wt, out, depth, opts.grid_drawing)
     elif opts.fmt in ("json", "html", "markdown"):
-        _write(document_text(opts, pos, wt), opts.output, quiet)
+        _write(document_text(opts, pos, wt), opts.output, quiet, opts.fmt)
     else:
         _text(wt, depth, opts.grid_drawing, opts.output, quiet, opts.full_trace)
 
 
 def _text(wt: object, detail: str, grid: bool, output: Path | None,
           quiet: bool = False, full_trace: bool = False) -> None:
-    from rich.console import Console
     from rich.text import Text
 
     from ..explain.core import Walkthrough
     from ..explain.document import facts
     from ..explain.render import render_step
     from ..explain.textgrid import Drawing
+    from ..terminal import SafeConsole as Console
 
     assert isinstance(wt, Walkthrough)
     console = out
     fh = None
     if output is not None:
         try:
-            fh = output.open("w", encoding="utf-8")
+            fh = open_output(output)
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
         console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True)
@@ -300,10 +308,10 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
         out.print(render_step(number, step, board if grid else None, wt.givens, detail,
                               full=full_trace), soft_wrap=not out.is_terminal)
         return
-    from rich.console import Console
+    from ..terminal import SafeConsole as Console
 
     try:
-        with output.open("w", encoding="utf-8") as fh:
+        with open_output(output) as fh:
             Console(file=fh, highlight=False, soft_wrap=True, no_color=True).print(
                 render_step(number, step, board if grid else None, wt.givens, detail,
                             full=full_trace))

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
+from rich.markup import escape
 
+from ..files import open_output
 from ..formats import InputError
 from ..generator import Generated, GenerationError, TargetError, Task
 from ..generator.climb import Counters
@@ -30,6 +32,7 @@ from ..generator.request import (
     summary,
     write_daily_pack,
 )
+from ..interrupts import start_helpers
 from .common import (
     EXIT_NOT_OK,
     EXIT_OK,
@@ -176,7 +179,7 @@ def generate_command(
         rating=rating, level=level, depth=depth, score=score, like=like,
         number=count_alias if count_alias is not None else count, size=size,
         box=box_option(box), symmetry=symmetry.value, minimal=minimal, min_givens=min_givens,
-        max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs),
+        max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs, quiet),
         timeout=timeout, output_format=output_format.value, with_solution=with_solution,
         pack=pack, hierarchy=h, hierarchy_file=hierarchy)
     try:
@@ -193,7 +196,7 @@ def generate_command(
 def _open_output(output: Path | None, pack: Path | None) -> TextIO:
     if output is not None and pack is None:
         try:
-            return output.open("w", encoding="utf-8")
+            return open_output(output)
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     return sys.stdout
@@ -209,6 +212,8 @@ def _run(plan: Plan, output: Path | None, quiet: bool,
             watch = _Watch(tasks, f"{plan.geo.n}x{plan.geo.n}", None if quiet else STALL_SECONDS)
             counters = None
             if plan.hard:
+                if plan.options.jobs > 1:
+                    start_helpers()  # the shared counters' tracker: SIGHUP is ours
                 shared = (multiprocessing.get_context("spawn").Array("q", 2)
                           if plan.options.jobs > 1 else None)
                 counters = Counters(shared)
@@ -233,13 +238,13 @@ def _finish(plan: Plan, outcome: Outcome, total: int, quiet: bool) -> None:
         except OSError as e:
             fail(f"{opts.pack}: cannot write the pack: {e.strerror or e}")
         if not quiet:
-            err.print("wrote " + ", ".join(str(p) for p in paths))
+            err.print("wrote " + ", ".join(str(p) for p in paths), markup=False)
     if not quiet:
-        err.print(summary(outcome, total, opts.jobs))
+        err.print(summary(outcome, total, opts.jobs), markup=False)
     if outcome.missing:
         labels = sorted({t.target.label for t in outcome.missing})
         err.print(f"[bold red]timeout:[/] {len(outcome.missing)} grid(s) not made "
-                  f"({', '.join(labels)}) within {opts.timeout:g} s", markup=True)
+                  f"({escape(', '.join(labels))}) within {opts.timeout:g} s", markup=True)
         raise typer.Exit(EXIT_NOT_OK)
     raise typer.Exit(EXIT_OK)
 
@@ -277,7 +282,8 @@ class _Watch:
             self.said = True
             label = self.tasks[self.next].target.label
         err.print(f"no {label} {self.shape} grid yet after {self.seconds:g} s: such grids "
-                  f"may be rare, or impossible, with these options (--timeout bounds the run)")
+                  f"may be rare, or impossible, with these options (--timeout bounds the run)",
+                  markup=False)
 
     def reset(self, task: Task) -> None:
         with self.lock:

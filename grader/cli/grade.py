@@ -34,6 +34,7 @@ from .options import (
     InputFormatOpt,
     QuietOpt,
     VersionOpt,
+    seconds_or_none,
 )
 
 if TYPE_CHECKING:
@@ -91,8 +92,9 @@ JobsArg = Annotated[int, typer.Option(
 
 TimeLimitArg = Annotated[float | None, typer.Option(
         "--time-limit", metavar="SECONDS", min=0.001, show_default="none",
+        callback=seconds_or_none,
         help="Give up on a grid after this long: its verdict is `timeout` (its worker "
-             "process is stopped and replaced) and the run goes on.",
+             "process is stopped and replaced) and the run goes on (inf: no limit).",
         rich_help_panel="Bulk rating")]
 
 OutputArg = Annotated[Path | None, typer.Option(

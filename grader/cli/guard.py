@@ -2,9 +2,11 @@
 
 A full disk, a closed pipe or any other failure to write the output ends the
 command with one line on standard error and exit status 2 (a closed pipe,
-e.g. ``grade ... | head``, quietly); Ctrl-C with 130.  Anything else that
-escapes a command is a bug: one line saying so (set ``SUDOKU_GRADER_DEBUG=1``
-for the traceback), exit status 2."""
+e.g. ``grade ... | head``, quietly); Ctrl-C with 130; running out of memory
+with one line and 2.  Anything else that escapes a command is a bug: one line
+saying so (set ``SUDOKU_GRADER_DEBUG=1`` for the traceback), exit status 2.
+Standard output and error never fail on a character their encoding lacks
+(:func:`grader.textsafe.tolerant_streams`)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import errno
 import os
 import sys
 from collections.abc import Callable
+
+from ..textsafe import env_flag, escape_controls, tolerant_streams
 
 #: errno values that mean "the output cannot take more data"
 WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
@@ -31,7 +35,7 @@ def _mute_stdout() -> None:
 
 def _say(name: str, message: str) -> None:
     with contextlib.suppress(OSError, ValueError):
-        sys.stderr.write(f"{name}: error: {message}\n")
+        sys.stderr.write(f"{name}: error: {escape_controls(message, newlines=False)}\n")
         sys.stderr.flush()
 
 
@@ -46,6 +50,7 @@ def os_error_message(e: OSError) -> str:
 
 def guarded(name: str, command: Callable[[], object]) -> None:
     """Run ``command`` (a click/typer application, which ends by SystemExit)."""
+    tolerant_streams()
     try:
         try:
             command()
@@ -64,8 +69,12 @@ def guarded(name: str, command: Callable[[], object]) -> None:
     except KeyboardInterrupt:
         _say(name, "interrupted")
         sys.exit(EXIT_INTERRUPTED)
+    except MemoryError:
+        _say(name, "not enough memory for this request (ask for less: fewer grids or "
+                   "solutions, a smaller grid)")
+        sys.exit(EXIT_USAGE)
     except Exception as e:  # noqa: BLE001 - a bug: one line, not a traceback
-        if os.environ.get("SUDOKU_GRADER_DEBUG"):
+        if env_flag("SUDOKU_GRADER_DEBUG"):
             raise
         _say(name, f"internal error: {type(e).__name__}: {e} (set SUDOKU_GRADER_DEBUG=1 "
                    f"for the traceback, and please report it)")

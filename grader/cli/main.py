@@ -66,7 +66,9 @@ def _fast_version(argv: list[str]) -> None:
     args = argv[: argv.index("--")] if "--" in argv else argv
     if "--version" in args and not {"-h", "--help"} & set(args):
         from ..about import hierarchy_from_argv, report
+        from ..textsafe import tolerant_streams
 
+        tolerant_streams()
         try:
             print(report(hierarchy_from_argv(args)), flush=True)
         except BrokenPipeError:  # e.g. piped into head

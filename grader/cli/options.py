@@ -54,11 +54,36 @@ def _version(value: bool | None) -> None:
         raise typer.Exit(0)
 
 
+#: A number of seconds at least this large (about 31 years), or ``inf``, is no limit.
+NO_LIMIT_SECONDS = 1e9
+#: The most solutions ``--limit`` asks for: every one is kept in memory.
+MAX_SOLUTIONS = 100_000_000
+
+
+def seconds_or_none(value: float | None) -> float | None:
+    """A time limit as the commands use it: ``inf`` and anything from
+    :data:`NO_LIMIT_SECONDS` on mean no limit (None); ``nan`` is refused
+    (typer refuses it already with ``min``)."""
+    if value is None:
+        return None
+    if value != value:  # nan
+        fail("a time in seconds must be a number, not nan")
+    return None if value >= NO_LIMIT_SECONDS else value
+
+
+def count_limit(value: int | None) -> int | None:
+    """``--limit N``: at most :data:`MAX_SOLUTIONS` (each solution found is kept)."""
+    if value is not None and value > MAX_SOLUTIONS:
+        fail(f"--limit {value}: at most {MAX_SOLUTIONS:,} solutions (each one found is kept "
+             f"in memory)")
+    return value
+
+
 def _deprecated_timeout(value: float | None) -> float | None:
     if value is not None:
         err.print("grade: --timeout is deprecated, use --time-limit (seconds per grid)",
                   markup=False, highlight=False)
-    return value
+    return seconds_or_none(value)
 
 
 VersionOpt = Annotated[bool | None, typer.Option(
@@ -99,16 +124,18 @@ SeedOpt = Annotated[int | None, typer.Option(
 
 TimeLimitOpt = Annotated[float | None, typer.Option(
     "--time-limit", metavar="SECONDS", min=0.001, show_default="none",
-    help="Give up on a grid after this long: its verdict is `timeout`; the run goes on.")]
+    callback=seconds_or_none,
+    help="Give up on a grid after this long: its verdict is `timeout`; the run goes on "
+         "(inf: no limit).")]
 
 DeprecatedTimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", metavar="SECONDS", min=0.001, hidden=True, callback=_deprecated_timeout,
     help="Deprecated spelling of --time-limit.")]
 
 TimeoutOpt = Annotated[float | None, typer.Option(
-    "--timeout", metavar="SECONDS", min=0, show_default="none",
+    "--timeout", metavar="SECONDS", min=0, show_default="none", callback=seconds_or_none,
     help="Stop the whole run after this long, keeping what was made (exit 1 if fewer "
-         "than asked).")]
+         "than asked; inf: no limit).")]
 
 OutputOpt = Annotated[Path | None, typer.Option(
     "--output", "-o", metavar="FILE", show_default="standard output",
@@ -130,11 +157,18 @@ def check_output(path: Path | None, overwrite: bool, option: str = "--output",
         fail(f"{option} {path} exists: {hint}")
 
 
-def job_count(jobs: int | None) -> int:
-    """``--jobs``: 0 (or None) means one per core."""
+def job_count(jobs: int | None, quiet: bool = False, command: str = "generate") -> int:
+    """``--jobs``: 0 (or None) means one per usable CPU; more than the CPUs or
+    the memory allow are not started (said on standard error unless ``quiet``;
+    see :mod:`grader.bulk.capacity`)."""
+    from ..bulk.capacity import plan_jobs
+
     if jobs is not None and jobs < 0:
         fail(f"--jobs {jobs}: give a number of processes, or 0 for all cores")
-    return jobs or os.cpu_count() or 1
+    n, note = plan_jobs(jobs or 0)
+    if note is not None and not quiet:
+        err.print(f"{command}: note: {note}", markup=False, highlight=False)
+    return n
 
 
 def resolve_seed(seed: int | None, quiet: bool, command: str) -> int:

@@ -14,7 +14,7 @@ import typer
 
 from ..engines import EngineError
 from ..engines.render import draw, draw_rich, side_by_side
-from ..files import OutputError, check_output_not_input, output_problem
+from ..files import OutputError, check_output_not_input, output_problem, write_output
 from ..formats import Grid, InputError, Record, iter_source
 from ..pairs import (
     DEFAULT_PAIR_SOLVER,
@@ -29,7 +29,16 @@ from ..pairs import (
     solve_pair,
     verify_pair,
 )
-from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
+from .common import (
+    EXIT_NOT_OK,
+    EXIT_OK,
+    InputFormat,
+    box_option,
+    err,
+    fail,
+    out,
+    sigterm_as_interrupt,
+)
 from .options import (
     BoxOpt,
     Color,
@@ -42,6 +51,7 @@ from .options import (
     TimeoutOpt,
     VersionOpt,
     check_output,
+    count_limit,
     resolve_seed,
 )
 
@@ -103,6 +113,7 @@ def solve_command(
         "--count", help="Count the joint solutions (up to --limit).")] = False,
     limit: Annotated[int | None, typer.Option(
         "--limit", min=1, metavar="N", show_default="2, or 1000 with --count",
+        callback=count_limit,
         help="Stop after this many solutions.")] = None,
     output: Annotated[Path | None, typer.Option(
         "--output", "-o", metavar="FILE", show_default="none",
@@ -152,7 +163,7 @@ def solve_command(
         out.print(render_pair(a.geo, sa, sb, fmt), markup=False, highlight=False)
     if output is not None:
         try:
-            output.write_text(render_pair(a.geo, sa, sb, fmt) + "\n", encoding="utf-8")
+            write_output(output, render_pair(a.geo, sa, sb, fmt) + "\n")
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     if res.count == 1:
@@ -218,7 +229,7 @@ def generate_command(
     text = pair_text(gen, opts)
     if output is not None:
         try:
-            output.write_text(text + "\n", encoding="utf-8")
+            write_output(output, text + "\n")
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     else:
@@ -259,7 +270,8 @@ def _generate(opts: PairGenerateOptions, quiet: bool) -> GeneratedPair:
             bar.update(task, completed=done)
 
     try:
-        return pair_generate(opts, progress if bar is not None else None)
+        with sigterm_as_interrupt():  # kill or a closed terminal: as Ctrl-C
+            return pair_generate(opts, progress if bar is not None else None)
     except KeyboardInterrupt:
         if bar is not None:
             bar.stop()

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from ..plugins import RuleInfo, rule_table
+from ..terminal import SafeConsole as Console
 from .common import EXIT_NOT_OK, hierarchy_option, out
 
 
@@ -58,7 +58,7 @@ def print_rules(rows: list[RuleInfo], name: str) -> None:
 
 
 def render_rules(rows: list[RuleInfo], name: str) -> Table:
-    t = Table(title=f"rules of the hierarchy {name!r}", title_justify="left")
+    t = Table(title=f"rules of the hierarchy {escape(repr(name))}", title_justify="left")
     for col in ("level", "code", "name", "family", "package", "version", "C"):
         # codes, packages and versions are read whole; names and families may wrap
         t.add_column(col, justify="right" if col == "level" else "left",

@@ -31,9 +31,19 @@ from ..engines.solving import (
     summary,
     write_outputs,
 )
-from ..files import OutputError, check_output_not_input, plot_path_problem
+from ..files import OutputError, check_output_not_input, open_output, plot_path_problem
 from ..formats import InputError, Record, check_sources
-from .common import EXIT_NOT_OK, EXIT_OK, InputFormat, box_option, err, fail, out
+from ..textsafe import escape_controls
+from .common import (
+    EXIT_NOT_OK,
+    EXIT_OK,
+    InputFormat,
+    box_option,
+    err,
+    fail,
+    out,
+    sigterm_as_interrupt,
+)
 from .options import (
     BoxOpt,
     Color,
@@ -45,6 +55,7 @@ from .options import (
     TimeLimitOpt,
     VersionOpt,
     check_output,
+    count_limit,
 )
 from .solve_tools import Progress, compare_engines, write_dimacs_files
 
@@ -88,7 +99,7 @@ CountOpt = Annotated[bool, typer.Option(
 AllOpt = Annotated[bool, typer.Option(
     "--all", help="List every solution (up to --limit).")]
 LimitOpt = Annotated[int | None, typer.Option(
-    "--limit", min=1, metavar="N",
+    "--limit", min=1, metavar="N", callback=count_limit,
     show_default=f"2 to decide uniqueness, {COUNT_LIMIT} with --count "
     "or --all", help="Stop after this many solutions.")]
 SolveOutputOpt = Annotated[Path | None, typer.Option(
@@ -235,7 +246,7 @@ def _open_out(path: Path | None) -> IO[str] | None:
     if path is None:
         return None
     try:
-        return path.open("w", encoding="utf-8")
+        return open_output(path)
     except OSError as e:
         fail(f"{path}: cannot write: {e.strerror or e}")
 
@@ -264,13 +275,16 @@ def _solve(opts: SolveOptions, eng: ExactEngine, inputs: list[str], output: Path
                 return
             if report is ReportFormat.jsonl:
                 sys.stdout.write(json.dumps(o.to_dict(eng.name, opts.listing)) + "\n")
+            elif out.is_terminal:  # a comment of the input is never sent to it raw
+                sys.stdout.write(escape_controls(report_lines(o, opts, pretty)))
             else:
                 sys.stdout.write(report_lines(o, opts, pretty))
             sys.stdout.flush()
             progress.step()
 
         try:
-            run = solve_records(opts, _chain(first, it), report_one, eng)
+            with sigterm_as_interrupt():  # kill or a closed terminal: as Ctrl-C
+                run = solve_records(opts, _chain(first, it), report_one, eng)
         finally:
             progress.stop()
     except InputError as e:

@@ -17,8 +17,9 @@ from rich.table import Table
 from ..engines import EngineError
 from ..engines.cnf import encode
 from ..engines.solving import Comparison, Outcome, SolveOptions, compare, encoding_sizes
+from ..files import open_output
 from ..formats import InputError, Record
-from .common import EXIT_NOT_OK, EXIT_OK, err, fail, out
+from .common import EXIT_NOT_OK, EXIT_OK, err, fail, out, sigterm_as_interrupt
 
 
 class Progress:
@@ -78,7 +79,7 @@ def write_dimacs_files(opts: SolveOptions, inputs: list[str], path: Path) -> NoR
             f"{path.stem}-{rec.index}{path.suffix or '.cnf'}")
         enc = encode(rec.grid.geo, rec.grid.values, opts.encoding)
         try:
-            with target.open("w", encoding="ascii") as fh:
+            with open_output(target, encoding="ascii") as fh:
                 enc.write_dimacs(fh, f"grid {rec.index} of {rec.source}, line {rec.line}")
         except OSError as exc:
             fail(f"{target}: cannot write: {exc.strerror or exc}")
@@ -103,8 +104,9 @@ def compare_engines(opts: SolveOptions, names: list[str], inputs: list[str],
         bar.append(Progress(not quiet and err.is_terminal, f"{name}"))
 
     try:
-        cmp = compare(names, recs, opts, on_step=lambda _: bar[-1].step(),
-                      on_start=start)
+        with sigterm_as_interrupt():  # kill or a closed terminal: as Ctrl-C
+            cmp = compare(names, recs, opts, on_step=lambda _: bar[-1].step(),
+                          on_start=start)
     except EngineError as e:
         stop()
         fail(str(e))

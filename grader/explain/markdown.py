@@ -4,8 +4,11 @@ reasoning at ``teach`` depth), trial branches as nested lists."""
 
 from __future__ import annotations
 
+import re
+
 from ..board import Board
 from ..steps import Link, Step
+from ..textsafe import escape_controls
 from .core import Walkthrough
 from .document import facts
 
@@ -33,12 +36,19 @@ def _code(text: str) -> str:
     return f"`{text}`"
 
 
+#: ``<`` where it would start HTML or an autolink (before a letter, ``/``, ``!``
+#: or ``?``): ``<-`` in our sentences is left alone.
+_TAG = re.compile(r"<(?=[A-Za-z/!?])")
+
+
 def _escape(text: str) -> str:
     """Escape the characters Markdown would read as markup in our sentences
-    (``<-`` and ``=>`` are not markup: ``<`` starts a tag only before a letter)."""
+    and in names from a hierarchy file: emphasis, links, code, and HTML (a
+    rule named ``<script>`` is shown, never run); control characters are
+    written as escapes."""
     for ch in ("\\", "*", "_", "[", "]", "`"):
         text = text.replace(ch, "\\" + ch)
-    return text
+    return escape_controls(_TAG.sub(r"\\<", text.replace("&", "&amp;")), newlines=False)
 
 
 def _item(lines: list[str], indent: int, marker: str, text: str) -> int:
@@ -99,7 +109,7 @@ def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
     if grids:
         out += ["```text", values_block(wt.start), "```", ""]
     for number, _board, step in wt:
-        ref = f", {step.reference}" if step.reference else ""
+        ref = f", {_escape(step.reference)}" if step.reference else ""
         col = _item(out, 0, f"{number}.", f"{_step_text(step)} (level {step.level}{ref})")
         if detail == "teach":
             if step.branches:

@@ -59,7 +59,7 @@ def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = 
         if step is None:
             f = facts(wt)
             console.print(Text("End of the solution", style="bold"))
-            console.print(f.sentence())
+            console.print(f.sentence(), markup=False)
             if grid:
                 console.print(Drawing(wt.final(), None, wt.givens))
             console.print(Text("[b] back   [q] or [Enter] quit", style="dim"))
@@ -89,5 +89,5 @@ def print_all(wt: Walkthrough, console: Console, detail: str = "teach",
                       soft_wrap=not console.is_terminal)
         count += 1
     console.print(Rule("end", characters="═"))
-    console.print(facts(wt).sentence())
+    console.print(facts(wt).sentence(), markup=False)
     return count

@@ -25,6 +25,7 @@ from typing import Any
 from ..geometry import Geometry
 from ..grading import CONTRACT_FIELDS
 from ..hierarchy import Hierarchy
+from ..textsafe import spreadsheet_cell
 from .search import Generated
 
 #: Output formats, as ``--format`` spells them.
@@ -109,5 +110,6 @@ class CsvWriter:
             self.header_done = True
         row = record(g, index)
         row["techniques"] = ";".join(f"{k}={v}" for k, v in g.result.techniques.items())
-        w.writerow(row)
+        # names from a hierarchy file never start a spreadsheet formula (OWASP)
+        w.writerow({k: spreadsheet_cell(v) if isinstance(v, str) else v for k, v in row.items()})
         return buf.getvalue()

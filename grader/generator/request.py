@@ -148,6 +148,10 @@ def read_like(path: Path, box: tuple[int, int] | None, ncells: int) -> tuple[tup
     return tuple(grids)
 
 
+#: The most grids one run makes (each has its task planned up front).
+MAX_NUMBER = 1_000_000
+
+
 def _geometry(opts: GenerateOptions) -> Geometry:
     if opts.size not in SUPPORTED_SIZES and opts.box is None:
         raise GenerationError(f"--size {opts.size}: use one of "
@@ -198,6 +202,9 @@ def prepare(opts: GenerateOptions) -> Plan:
     _check_format(opts, geo)
     targets = _targets(opts, h, geo)
     count = len(targets) if opts.pack is not None else opts.number
+    if count > MAX_NUMBER:
+        raise GenerationError(f"--number {count}: at most {MAX_NUMBER:,} grids a run (runs "
+                              f"with other seeds make more)")
     if opts.like is not None:
         if opts.pack is not None:
             raise GenerationError("--like explores around your grids: leave out --pack")

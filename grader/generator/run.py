@@ -131,7 +131,12 @@ def _run_on_pool(pool: ProcessPool, tasks: Sequence[Task], deadline: float | Non
     try:
         while nxt < len(tasks):
             for pos, task in itertools.islice(todo, max(0, pool.free())):
-                pool.submit(("grid", pos, task, deadline))
+                if deadline is not None and time.time() >= deadline:
+                    done[pos] = None  # too late to start: not sent to a worker
+                    if on_done is not None:
+                        on_done(task, None)
+                else:
+                    pool.submit(("grid", pos, task, deadline))
             for pos, made in pool.wait():
                 done[pos] = made
                 if on_done is not None:
