@@ -1,4 +1,4 @@
-"""Build the optional native accelerators (grader._native, grader._expert).
+"""Build the optional native accelerators (grader.kernel._native, grader.kernel._expert).
 
 Everything else is configured in pyproject.toml.  The extension is optional:
 without a C compiler the package installs and runs on its pure-Python code
@@ -19,7 +19,7 @@ if platform.machine().lower() in ("x86_64", "amd64"):
 
 NOTICE = """
 ************************************************************************
-sudoku-grader: the C accelerator (grader._native) was NOT built:
+sudoku-grader: the C accelerator (grader.kernel._native) was NOT built:
   {why}
 The grader is installed and works on pure Python, 7-15x slower.
 Install a C compiler (e.g. apt-get install gcc) and reinstall to build it;
@@ -52,14 +52,14 @@ class OptionalBuildExt(build_ext):
 setup(
     ext_modules=[
         Extension(
-            "grader._native",
-            ["grader/_native.c"],
+            "grader.kernel._native",
+            ["grader/kernel/_native.c"],
             extra_compile_args=args,
             optional=True,
         ),
         Extension(
-            "grader._expert",
-            ["grader/_expert.c"],
+            "grader.kernel._expert",
+            ["grader/kernel/_expert.c"],
             extra_compile_args=args,
             optional=True,
         ),

@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.engines import ENGINES, get_engine  # noqa: E402
-from grader.engines.solving import Outcome, solve_record  # noqa: E402
+from grader.exact import ENGINES, get_engine  # noqa: E402
+from grader.exact.solving import Outcome, solve_record  # noqa: E402
 from grader.formats import Record, iter_source  # noqa: E402
 
 DEFAULT_FILES = [

@@ -18,7 +18,7 @@ passed or ``--max-grids`` grids are made, and prints:
   generator's own Python (shuffles, erasure bookkeeping);
 * the mean number of givens.
 
-Every grid counted has been re-graded by :class:`grader.grading.Grader` and
+Every grid counted has been re-graded by :class:`grader.strategy.grading.Grader` and
 is in the requested rating.  The target of issue 6 (``--symmetry central``):
 at least 10 grids per minute per core for every rating from very easy to
 very difficult, and at least 1 per minute for expert; the last lines say
@@ -45,8 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader import native  # noqa: E402
-from grader.generator import (  # noqa: E402
+from grader.core.geometry import geometry_for_size  # noqa: E402
+from grader.generator import (
     METHODS,
     Generator,
     Settings,
@@ -56,8 +56,8 @@ from grader.generator import (  # noqa: E402
     rating_bands,
     task_rng,
 )
-from grader.geometry import geometry_for_size  # noqa: E402
-from grader.hierarchy import load_hierarchy  # noqa: E402
+from grader.kernel import c as native  # noqa: E402
+from grader.strategy.hierarchy import load_hierarchy  # noqa: E402
 
 TARGET_PER_MIN = {"expert": 1.0}
 DEFAULT_TARGET = 10.0
@@ -148,9 +148,9 @@ HARD: tuple[tuple[str, dict[str, object]], ...] = (
 
 
 def bench_hard(args: argparse.Namespace) -> None:
+    from grader.core.geometry import geometry
     from grader.formats import Grid
-    from grader.geometry import geometry
-    from grader.grading import Grader
+    from grader.strategy.grading import Grader
 
     grader = Grader()
     print(f"{'request':18} {'grids':>6} {'cpu s':>7} {'/min/core':>10} {'wall s':>7}")

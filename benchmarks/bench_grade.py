@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader import native  # noqa: E402
 from grader.formats import iter_source  # noqa: E402
-from grader.grading import Grader  # noqa: E402
+from grader.kernel import c as native  # noqa: E402
+from grader.strategy.grading import Grader  # noqa: E402
 
 DEFAULTS = [ROOT / "puzzles" / "se-easy-500.txt",
             ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"]

@@ -77,7 +77,7 @@ def worker_cost(path: Path, n: int) -> float:
     """CPU seconds per grid of grading the first ``n`` grids with one grader,
     as a worker does (contract dict and its JSON line)."""
     from grader.formats import iter_sources
-    from grader.grading import Grader
+    from grader.strategy.grading import Grader
 
     g = Grader()
     recs = [r for _, r in zip(range(n), iter_sources([str(path)]), strict=False)]

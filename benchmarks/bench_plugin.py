@@ -17,8 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from grader import Grader, load_hierarchy, native
+from grader import Grader, load_hierarchy
 from grader.formats import iter_source
+from grader.kernel import c as native
 
 XY12 = 'extends = "default"\n[[rules]]\ncode = "xy-wing"\nlevel = 12\n'
 

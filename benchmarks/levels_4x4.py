@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from grader.core.geometry import geometry  # noqa: E402
 from grader.generator.fast import singles_closure  # noqa: E402
-from grader.geometry import geometry  # noqa: E402
-from grader.solver import solve  # noqa: E402
+from grader.kernel import solve  # noqa: E402
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ grid, the engine's lines and trials after the nested steps, the same for
 the shortest-chain order, and the shortest chain available at each of the
 engine's own reductio positions, summed ("floor on the path").  For each
 nested step it also prints how many steps its rule offers there (of the first
-``grader.lookahead.AHEAD`` the engine compares) and the fewest chain lines
+``grader.strategy.trials.lookahead.AHEAD`` the engine compares) and the fewest chain lines
 any of them draws.
 
 It measures how far the choice of depth-1 trials can shorten an explanation
@@ -38,13 +38,13 @@ sys.path.insert(0, str(ROOT))
 
 from trial_chain_sizes import grids  # noqa: E402
 
-from grader.board import Board  # noqa: E402
-from grader.engine import Engine  # noqa: E402
-from grader.explain.core import walkthrough  # noqa: E402
-from grader.lookahead import AHEAD  # noqa: E402
-from grader.nested import chain_size, short_chain  # noqa: E402
-from grader.rule import Rule  # noqa: E402
-from grader.steps import Step  # noqa: E402
+from grader.core.board import Board  # noqa: E402
+from grader.core.rule import Rule  # noqa: E402
+from grader.core.steps import Step  # noqa: E402
+from grader.explainer.core import walkthrough  # noqa: E402
+from grader.strategy.engine import Engine  # noqa: E402
+from grader.strategy.trials.lookahead import AHEAD  # noqa: E402
+from grader.strategy.trials.nested import chain_size, short_chain  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"
 REDUCTIO = "reductio-ad-absurdum"

@@ -34,12 +34,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.board import Board  # noqa: E402
-from grader.engine import Engine  # noqa: E402
-from grader.explain.core import walkthrough  # noqa: E402
-from grader.explain.document import document  # noqa: E402
+from grader.core.board import Board  # noqa: E402
+from grader.explainer.core import walkthrough  # noqa: E402
+from grader.explainer.document import document  # noqa: E402
 from grader.formats import Grid, Record, iter_source  # noqa: E402
-from grader.grading import Grader  # noqa: E402
+from grader.strategy.engine import Engine  # noqa: E402
+from grader.strategy.grading import Grader  # noqa: E402
 
 DEFAULT = ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"
 

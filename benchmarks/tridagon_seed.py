@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from nested_basin import climber, profile  # noqa: E402
 
-from grader.board import Board  # noqa: E402
+from grader.core.board import Board  # noqa: E402
 from grader.formats import iter_source  # noqa: E402
 from grader.generator import generate, tridagon  # noqa: E402
 from grader.generator.climb import Climber  # noqa: E402

@@ -11,7 +11,7 @@ The API mirrors the commands (see :mod:`grader.api`)::
     results = list(grader.rate_file("puzzles/book-calibration.txt"))
     made = grader.generate("easy", count=2, seed=1)
 
-Every error raised for bad input is a :class:`grader.errors.GraderError`.
+Every error raised for bad input is a :class:`grader.core.errors.GraderError`.
 
 ``import grader`` is cheap: names are imported on first use (module
 ``__getattr__``), so ``--version`` and ``--help`` do not load the engine.
@@ -22,34 +22,42 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .about import FALLBACK_VERSION as __version__
-from .errors import GraderError
+from grader.about import FALLBACK_VERSION as __version__
+from grader.core.errors import GraderError
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from . import explain as explain
-    from .api import SolveReport, explanation, generate, grade, rate_file, read_grid, solve
-    from .board import Board, Contradiction
-    from .engine import Engine, Trace
-    from .formats import Grid, Record, iter_source, parse_grid_token
-    from .geometry import Geometry, geometry, geometry_for_size
-    from .grading import Grader, GradeResult
-    from .hierarchy import Hierarchy, RuleSpec, load_hierarchy
-    from .rule import Rule, RuleContext
-    from .steps import Branch, Conflict, Pattern, Step
+    from grader.api import (
+        SolveReport,
+        explain,
+        explanation,
+        generate,
+        grade,
+        rate_file,
+        read_grid,
+        solve,
+    )
+    from grader.core.board import Board, Contradiction
+    from grader.core.geometry import Geometry, geometry, geometry_for_size
+    from grader.core.rule import Rule, RuleContext
+    from grader.core.steps import Branch, Conflict, Pattern, Step
+    from grader.formats import Grid, Record, iter_source, parse_grid_token
+    from grader.strategy.engine import Engine, Trace
+    from grader.strategy.grading import Grader, GradeResult
+    from grader.strategy.hierarchy import Hierarchy, RuleSpec, load_hierarchy
 
 #: public name -> module that defines it
 _LAZY = {
-    "grade": "api", "rate_file": "api", "solve": "api", "generate": "api",
+    "grade": "api", "explain": "api", "rate_file": "api", "solve": "api", "generate": "api",
     "explanation": "api", "read_grid": "api", "SolveReport": "api",
-    "Board": "board", "Contradiction": "board",
-    "Engine": "engine", "Trace": "engine",
+    "Board": "core.board", "Contradiction": "core.board",
+    "Engine": "strategy.engine", "Trace": "strategy.engine",
     "Grid": "formats", "Record": "formats", "iter_source": "formats",
     "parse_grid_token": "formats",
-    "Geometry": "geometry", "geometry": "geometry", "geometry_for_size": "geometry",
-    "Grader": "grading", "GradeResult": "grading",
-    "Hierarchy": "hierarchy", "RuleSpec": "hierarchy", "load_hierarchy": "hierarchy",
-    "Rule": "rule", "RuleContext": "rule",
-    "Branch": "steps", "Conflict": "steps", "Pattern": "steps", "Step": "steps",
+    "Geometry": "core.geometry", "geometry": "core.geometry", "geometry_for_size": "core.geometry",
+    "Grader": "strategy.grading", "GradeResult": "strategy.grading",
+    "Hierarchy": "strategy.hierarchy", "RuleSpec": "strategy.hierarchy", "load_hierarchy": "strategy.hierarchy",
+    "Rule": "core.rule", "RuleContext": "core.rule",
+    "Branch": "core.steps", "Conflict": "core.steps", "Pattern": "core.steps", "Step": "core.steps",
 }
 
 __all__ = [
@@ -62,8 +70,6 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "explain":  # the package grader.explain, callable: grader.explain(grid)
-        return importlib.import_module(".explain", __name__)
     home = _LAZY.get(name)
     if home is None:
         raise AttributeError(f"module 'grader' has no attribute {name!r}")

@@ -2,7 +2,7 @@
 
 Kept cheap on purpose (no engine, no pydantic, no typer): ``grade --version``
 answers in a fraction of a second.  The accelerator is looked up, not loaded
-through :mod:`grader.native`; the hierarchy is read with :mod:`tomllib`; rule
+through :mod:`grader.kernel.c`; the hierarchy is read with :mod:`tomllib`; rule
 plugins are listed from their entry points with the distribution that ships
 each one.
 """
@@ -12,10 +12,12 @@ from __future__ import annotations
 import os
 import sys
 
+from grader.core.env import accelerator_built, accelerator_disabled
+
 DIST = "sudoku-grader"
 #: the package version when the distribution metadata is not there (a bare checkout)
 FALLBACK_VERSION = "0.1.0"
-#: the entry-point group of rule plugins (grader.plugins.GROUP, not imported: it loads the engine)
+#: the entry-point group of rule plugins (grader.strategy.plugins.GROUP, not imported: it loads the engine)
 GROUP = "sudoku_grader.rules"
 
 
@@ -88,32 +90,13 @@ def version() -> str:
     return FALLBACK_VERSION
 
 
-def accelerator_built(module: str = "grader._native") -> bool:
-    """Whether a C extension (``grader._native``: trials and the exact solver;
-    ``grader._expert``: the expert score's families) was compiled and can be found."""
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def accelerator_disabled() -> bool:
-    """Whether ``SUDOKU_GRADER_PURE`` (1, true, yes or on) turns the C
-    accelerator off: the one place that reads it (see :func:`grader.native.available`)."""
-    from .textsafe import env_flag
-
-    return env_flag("SUDOKU_GRADER_PURE")
-
-
 def accelerator_state() -> str:
     if not accelerator_built():
         return ("not built (pure Python, 7-15x slower: reinstall with a C compiler, "
                 "e.g. apt-get install gcc)")
     if accelerator_disabled():
         return "built, disabled by SUDOKU_GRADER_PURE"
-    if not accelerator_built("grader._expert"):
+    if not accelerator_built("grader.kernel._expert"):
         return "built, enabled (the expert score's families are not built: pure Python)"
     return "built, enabled (trials, exact solver and the expert score's families)"
 
@@ -172,7 +155,7 @@ def report(hierarchy: str | None = None) -> str:
         f"rule plugins ({len(plugins)}):",
         *(f"  {p}" for p in plugins),
     ]
-    from .textsafe import escape_controls
+    from grader.core.textsafe import escape_controls
 
     return escape_controls("\n".join(lines))
 

@@ -3,10 +3,10 @@
 =======================  ==================  ==========================================
 function                 command             returns
 =======================  ==================  ==========================================
-:func:`grade`            ``grade GRID``      :class:`~grader.grading.GradeResult`
+:func:`grade`            ``grade GRID``      :class:`~grader.strategy.grading.GradeResult`
 :func:`rate_file`        ``grade FILE``      an iterator of ``GradeResult``, input order
-:func:`explain`          ``explain GRID``    the list of :class:`~grader.steps.Step`
-:func:`explanation`      ``explain -f json`` :class:`~grader.explain.model.Explanation`
+:func:`explain`          ``explain GRID``    the list of :class:`~grader.core.steps.Step`
+:func:`explanation`      ``explain -f json`` :class:`~grader.explainer.model.Explanation`
 :func:`solve`            ``solve GRID``      :class:`SolveReport`
 :func:`generate`         ``generate``        a list of ``GradeResult`` (with ``solution``)
 =======================  ==================  ==========================================
@@ -14,8 +14,8 @@ function                 command             returns
 A grid is given as the command line takes it: any one-grid text (a line with
 an id before it or a ``# comment`` after it, an "N T" line, a block of rows;
 for :func:`explain` also pencil marks), a parsed :class:`~grader.formats.Grid`,
-or (``explain``) a :class:`~grader.board.Board`.  Errors are
-:class:`grader.errors.GraderError` subclasses: ``GridTypeError`` (also a
+or (``explain``) a :class:`~grader.core.board.Board`.  Errors are
+:class:`grader.core.errors.GraderError` subclasses: ``GridTypeError`` (also a
 ``TypeError``) for something that is not a grid at all such as ``None``,
 ``MalformedGrid`` for text that is not a grid, ``ExplainError`` for a grid
 that cannot be explained, ``InputError`` for a file that cannot be read.
@@ -31,16 +31,16 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from .board import Board
-from .errors import GridTypeError
-from .formats import Grid, InputError, MalformedGrid, Record, iter_sources, iter_text
-from .grading import GradeResult
-from .hierarchy import Hierarchy
+from grader.core.board import Board
+from grader.core.errors import GridTypeError
+from grader.formats import Grid, InputError, MalformedGrid, Record, iter_sources, iter_text
+from grader.strategy.grading import GradeResult
+from grader.strategy.hierarchy import Hierarchy
 
 if TYPE_CHECKING:
-    from .explain.core import Walkthrough
-    from .explain.model import Explanation
-    from .steps import Step
+    from grader.core.steps import Step
+    from grader.explainer.core import Walkthrough
+    from grader.explainer.model import Explanation
 
 
 # --------------------------------------------------------------------------- reading
@@ -89,7 +89,7 @@ def grade(grid: str | Grid, *, hierarchy: Hierarchy | None = None,
 
     Raises ``MalformedGrid`` when ``grid`` is not a grid; every other verdict
     (``no-solution``, ``multiple-solutions``, ...) is in the result."""
-    from .grading import Grader
+    from grader.strategy.grading import Grader
 
     return Grader(hierarchy, check=check).grade_grid(read_grid(grid, box, input_format))
 
@@ -106,12 +106,12 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     otherwise worker processes grade (``jobs=0``: all cores; ``time_limit``: the
     seconds per grid before the verdict ``timeout``) and the results come when
     the run is over.  ``InputError`` when a file cannot be read."""
-    from .bulk.capacity import plan_jobs
-    from .bulk.options import time_limit as seconds_or_none
-    from .bulk.pipeline import run
-    from .bulk.pool import InlinePool
-    from .bulk.processes import ProcessPool
-    from .bulk.task import GradeConfig
+    from grader.bulk.capacity import plan_jobs
+    from grader.bulk.options import time_limit as seconds_or_none
+    from grader.bulk.pipeline import run
+    from grader.bulk.pool import InlinePool
+    from grader.bulk.processes import ProcessPool
+    from grader.bulk.task import GradeConfig
 
     names = [str(sources)] if isinstance(sources, (str, Path)) else [str(s) for s in sources]
     if jobs < 0:
@@ -133,7 +133,7 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
 
 
 def _inline(recs: Iterator[Record], pool: Any, cfg: Any) -> Iterator[GradeResult]:
-    from .bulk.task import malformed_result, task_of
+    from grader.bulk.task import malformed_result, task_of
 
     for rec in recs:
         if rec.grid is None:
@@ -148,9 +148,9 @@ def _inline(recs: Iterator[Record], pool: Any, cfg: Any) -> Iterator[GradeResult
 def _walkthrough(grid: Any, hierarchy: Hierarchy | None, max_level: int | None,
                  box: tuple[int, int] | None, input_format: str,
                  moves: str | None) -> tuple[Walkthrough, bool]:
-    from .engine import Engine
-    from .explain.core import ExplainError, walkthrough
-    from .explain.position import Position, apply_moves, check_position, parse_position
+    from grader.explainer.core import ExplainError, walkthrough
+    from grader.explainer.position import Position, apply_moves, check_position, parse_position
+    from grader.strategy.engine import Engine
 
     _check_type(grid, "explain", (str, Grid, Board))
     pencil = False
@@ -186,7 +186,7 @@ def explain(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
     :class:`Grid` or a :class:`Board`; ``moves`` as ``explain --moves``.
     Raises ``ExplainError`` (with the verdict) for text that is not a grid or a
     grid without exactly one solution, ``GridTypeError`` for ``None``."""
-    from .explain.core import ExplainError
+    from grader.explainer.core import ExplainError
 
     try:
         wt, _ = _walkthrough(grid, hierarchy, max_level, box, input_format, moves)
@@ -200,8 +200,8 @@ def explanation(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
                 max_level: int | None = None, *, box: tuple[int, int] | None = None,
                 input_format: str = "auto", moves: str | None = None) -> Explanation:
     """``explain GRID -f json`` as its pydantic model (same arguments as :func:`explain`)."""
-    from .explain.core import ExplainError
-    from .explain.document import document
+    from grader.explainer.core import ExplainError
+    from grader.explainer.document import document
 
     try:
         wt, pencil = _walkthrough(grid, hierarchy, max_level, box, input_format, moves)
@@ -239,8 +239,8 @@ def solve(grid: str | Grid, *, engine: str = "native", limit: int = 2,
     """``solve GRID``: the verdict and solution from an exact engine (``native``,
     ``sat``, ``csp``, ``cp``); ``limit`` solutions at most (``all_solutions``
     lists them in ``solutions``).  ``EngineError`` for an engine that cannot run."""
-    from .cli.solve import solve_record
-    from .engines import get_engine
+    from grader.cli.solve import solve_record
+    from grader.exact import get_engine
 
     _check_type(grid, "solve", (str, Grid))
     if isinstance(grid, Grid):
@@ -269,9 +269,9 @@ def generate(rating: str | None = None, *, level: str | int | None = None, count
     ``seed``: an integer (None: random); ``jobs``: 0 for all cores; ``timeout``:
     seconds for the whole run, the grids it cut short are left out.  Raises
     ``TargetError`` / ``GenerationError`` for requests that name nothing."""
-    from .bulk.capacity import plan_jobs
-    from .generator import generate as _generate
-    from .generator import record
+    from grader.bulk.capacity import plan_jobs
+    from grader.generator import generate as _generate
+    from grader.generator import record
 
     if jobs < 0:
         raise ValueError(f"jobs must be >= 0 (0: all cores), not {jobs}")

@@ -18,17 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from . import native
-from .board import Board
-from .engine import SoundnessError
-from .formats import Grid, parse_grid_token
-from .geometry import Geometry, geometry
-from .grading import Grader, GradeResult
-from .hierarchy import Hierarchy, default_hierarchy
-from .kernel import PYTHON, Kernel, c_kernel
-from .plugins import rule_class
-from .rule import Rule, RuleContext
-from .steps import Step
+from grader.core.board import Board
+from grader.core.geometry import Geometry, geometry
+from grader.core.rule import Rule, RuleContext
+from grader.core.steps import Step
+from grader.formats import Grid, parse_grid_token
+from grader.kernel import PYTHON, Kernel, c_kernel
+from grader.kernel import c as native
+from grader.strategy.engine import SoundnessError
+from grader.strategy.grading import Grader, GradeResult
+from grader.strategy.hierarchy import Hierarchy, default_hierarchy
+from grader.strategy.plugins import rule_class
 
 __all__ = ["G9", "assert_kernels_agree", "assert_sound", "cell", "make_rule", "pencil",
            "steps_of", "SoundnessError"]
@@ -83,7 +83,7 @@ def _grid(g: str | Grid) -> Grid:
 
 def assert_sound(hierarchy: Hierarchy | None, grids: Iterable[str | Grid]) -> list[GradeResult]:
     """Grade every grid with every step checked against its solution (raises
-    :class:`~grader.engine.SoundnessError` at the first false step); returns
+    :class:`~grader.strategy.engine.SoundnessError` at the first false step); returns
     the results."""
     grader = Grader(hierarchy, check=True)
     return [grader.grade_grid(_grid(g), i) for i, g in enumerate(grids, 1)]

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from grader import phrases
-from grader.board import Board
-from grader.native import Family, NativeRule
-from grader.rule import Rule
-from grader.steps import Pattern, Step, absent_outside
-
-from .subsets import subsets_with_union
+from grader.core import phrases
+from grader.core.board import Board
+from grader.core.rule import Rule
+from grader.core.steps import Pattern, Step, absent_outside
+from grader.kernel.c import Family, NativeRule
+from rules.subsets import subsets_with_union
 
 
 class Fish(Rule):

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from grader import phrases
-from grader.board import Board
-from grader.geometry import BLOCK
-from grader.native import Family, NativeRule
-from grader.rule import Rule
-from grader.steps import Pattern, Step, absent_outside
+from grader.core import phrases
+from grader.core.board import Board
+from grader.core.geometry import BLOCK
+from grader.core.rule import Rule
+from grader.core.steps import Pattern, Step, absent_outside
+from grader.kernel.c import Family, NativeRule
 
 
 class CandidateLines(Rule):

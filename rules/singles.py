@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from grader import phrases
-from grader.board import Board
-from grader.native import Family, NativeRule
-from grader.rule import Rule
-from grader.steps import Pattern, Step
+from grader.core import phrases
+from grader.core.board import Board
+from grader.core.rule import Rule
+from grader.core.steps import Pattern, Step
+from grader.kernel.c import Family, NativeRule
 
 FULL_HOUSE = phrases.FULL_HOUSE
 

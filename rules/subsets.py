@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from grader import phrases
-from grader.board import Board
-from grader.geometry import values_of
-from grader.native import Family, NativeRule
-from grader.rule import Rule
-from grader.steps import Pattern, Step
+from grader.core import phrases
+from grader.core.board import Board
+from grader.core.geometry import values_of
+from grader.core.rule import Rule
+from grader.core.steps import Pattern, Step
+from grader.kernel.c import Family, NativeRule
 
 
 def subsets_with_union(masks: list[int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:

@@ -6,7 +6,7 @@ Both assume something and propagate with the rules the engine hands them
 hierarchy says so, and lower-depth trials when trials nest).  Deciding what a
 branch reaches uses the fast fixpoint; for an explanation the steps of a
 trial that works are then recorded one at a time (the full trace), and each
-branch gets its minimal chain (:mod:`grader.chains`): only the facts its
+branch gets its minimal chain (:mod:`grader.strategy.trials.chains`): only the facts its
 contradiction or its conclusions need, each with the facts it comes from.
 
 To keep chains short, propagation is tried in phases of growing strength:
@@ -22,15 +22,13 @@ from dataclasses import replace
 from functools import partial
 from typing import NamedTuple
 
-from grader.board import Board
-from grader.chains import Target
-from grader.geometry import values_of
+from grader.core.board import Board
+from grader.core.geometry import values_of
+from grader.core.rule import Rule
+from grader.core.steps import Branch, Pattern, Step
+from grader.core.table import Family, NativeRule
 from grader.kernel import Kernel, default_kernel
-from grader.nativerule import Family, NativeRule
-from grader.rule import Rule
-from grader.steps import Branch, Pattern, Step
-
-from .branches import (
+from grader.strategy.trials.branches import (
     UNRECORDED,
     after,
     closures,
@@ -42,6 +40,7 @@ from .branches import (
     solution_hint,
     trial_name,
 )
+from grader.strategy.trials.chains import Target
 
 
 class Choice(NamedTuple):

@@ -73,7 +73,7 @@ GATE_RULE = '''
 import os
 import time
 
-from grader.rule import Rule
+from grader.core.rule import Rule
 
 
 class Gate(Rule):

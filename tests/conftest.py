@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.board import Board
-from grader.geometry import Geometry, geometry
-from grader.hierarchy import default_hierarchy
-from grader.plugins import rule_class
-from grader.rule import Rule
-from grader.steps import Step
+from grader.core.board import Board
+from grader.core.geometry import Geometry, geometry
+from grader.core.rule import Rule
+from grader.core.steps import Step
+from grader.strategy.hierarchy import default_hierarchy
+from grader.strategy.plugins import rule_class
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -82,13 +82,13 @@ def native_required() -> bool:
 def c_kernel_or_skip():
     """The C kernel; skips the calling test without the extension, fails it
     when :func:`native_required`."""
-    from grader import native
+    from grader.kernel import c as native
     from grader.kernel import c_kernel
 
     if native.built():
         return c_kernel()
     if native_required():
-        pytest.fail("the C accelerator grader._native is not built, and CI (or "
+        pytest.fail("the C accelerator grader.kernel._native is not built, and CI (or "
                     "SUDOKU_GRADER_REQUIRE_NATIVE=1) requires it: build it with `pip install -e .`")
     pytest.skip("the C accelerator is not built")
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from grader.explain.hints import HINT_LEVELS, hint, technique_hint, where_hint
-from grader.explain.render import body_lines
-from grader.phrases import FULL_HOUSE
-from grader.steps import Step
+from grader.core.phrases import FULL_HOUSE
+from grader.core.steps import Step
+from grader.explainer.hints import HINT_LEVELS, hint, technique_hint, where_hint
+from grader.explainer.render import body_lines
 
 CELL = r"\(\d+, \d+\)"
 EFFECT = CELL + r" (?:<-|!=) \w+"

@@ -8,7 +8,7 @@ import pytest
 from conftest import G9, book_calibration, book_figures, cell, make_rule
 
 from grader import Engine, Grader, parse_grid_token
-from grader.board import Board
+from grader.core.board import Board
 
 FIGS = book_figures()
 

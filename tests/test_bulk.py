@@ -16,7 +16,7 @@ from grader.bulk.processes import ProcessPool
 from grader.bulk.sources import records
 from grader.bulk.summary import Summary
 from grader.bulk.task import GradeConfig, task_of
-from grader.hierarchy import default_hierarchy
+from grader.strategy.hierarchy import default_hierarchy
 
 MEDIUM = PUZZLES / "se-medium-500.txt"
 
@@ -93,7 +93,7 @@ def test_worker_timeout_and_crash_do_not_stop_the_run(tmp_path: Path) -> None:
     hang, crash = grids[0], grids[3]
     (tmp_path / "hangrule.py").write_text(
         "import os, signal, time\n"
-        "from grader.rule import Rule\n"
+        "from grader.core.rule import Rule\n"
         "def _is(board, text):\n"
         "    return all(board.values[i] == int(ch)\n"
         "               for i, ch in enumerate(text) if ch not in '.0')\n"

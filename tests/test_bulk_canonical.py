@@ -8,10 +8,10 @@ import random
 import pytest
 from bulk_helpers import PUZZLES, jsonl, run_grade
 
-from grader.canonical import BudgetExceeded, canonical_form, canonical_key, minlex
+from grader.core.geometry import geometry
 from grader.formats import parse_grid_token
-from grader.geometry import geometry
-from grader.solver import solve
+from grader.formats.canonical import BudgetExceeded, canonical_form, canonical_key, minlex
+from grader.kernel import solve
 
 
 def relabel(vals: list[int]) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from grader.bulk.codec import (
 )
 from grader.bulk.task import Deadline, GradeConfig, GridTimeout, Worker
 from grader.formats import parse_grid_token
-from grader.grading import CONTRACT_FIELDS, Grader, GradeResult
+from grader.strategy.grading import CONTRACT_FIELDS, Grader, GradeResult
 
 EASY = "050703060007000800000816000000030000005000100730040086906000204840572093000409000"
 HARD = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."

@@ -2,10 +2,10 @@
 object and hands it over; these tests call the library with that object
 directly, in-process (no command line, no subprocess).
 
-solve: :class:`grader.engines.solving.SolveOptions`; generate:
+solve: :class:`grader.exact.solving.SolveOptions`; generate:
 :class:`grader.generator.request.GenerateOptions`; explain:
-:class:`grader.explain.request.ExplainOptions`; pair generate:
-:class:`grader.pairs.PairGenerateOptions`."""
+:class:`grader.explainer.request.ExplainOptions`; pair generate:
+:class:`grader.exact.pairs.PairGenerateOptions`."""
 
 from __future__ import annotations
 
@@ -16,8 +16,15 @@ from pathlib import Path
 import pytest
 from conftest import book_figures
 
-from grader.engines import EngineError, is_solution
-from grader.engines.solving import (
+from grader.exact import EngineError, is_solution
+from grader.exact.pairs import (
+    PairGenerateOptions,
+    pair_generate,
+    pair_text,
+    solve_pair,
+    verify_pair,
+)
+from grader.exact.solving import (
     SolveOptions,
     all_good,
     compare,
@@ -27,13 +34,12 @@ from grader.engines.solving import (
     summary,
     write_outputs,
 )
-from grader.explain.core import ExplainError, UsageError
-from grader.explain.request import ExplainOptions, explain_text, load, walk
+from grader.explainer.core import ExplainError, UsageError
+from grader.explainer.request import ExplainOptions, explain_text, load, walk
 from grader.formats import iter_source, iter_text, parse_grid_token
 from grader.generator import GenerationError, TargetError
 from grader.generator.request import GenerateOptions, pack_command, prepare, produce
-from grader.pairs import PairGenerateOptions, pair_generate, pair_text, solve_pair, verify_pair
-from grader.solver import solve
+from grader.kernel import solve
 
 FIG = book_figures()
 P = FIG["fig2.1"]["puzzle"]
@@ -195,8 +201,8 @@ def test_library_reads_the_same_records_as_the_command() -> None:
     assert SolveOptions().records([P]).__next__() == recs[0]
 
 
-@pytest.mark.parametrize("module", ["grader.engines.solving", "grader.generator.request",
-                                    "grader.explain.request"])
+@pytest.mark.parametrize("module", ["grader.exact.solving", "grader.generator.request",
+                                    "grader.explainer.request"])
 def test_the_modules_examples_are_true(module: str) -> None:
     import doctest
     import importlib

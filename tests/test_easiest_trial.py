@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from conftest import DATA
 
-from grader import native
-from grader.board import Board
-from grader.engine import Engine
-from grader.expert.families import CONSULTED, FAMILIES, easiest_hints
+from grader.core.board import Board
+from grader.core.steps import Step
 from grader.formats import parse_grid_token
-from grader.hierarchy import HierarchyError, load_hierarchy
+from grader.kernel import c as native
 from grader.kernel import kernel_named
-from grader.steps import Step
+from grader.strategy.engine import Engine
+from grader.strategy.expert.families import CONSULTED, FAMILIES, easiest_hints
+from grader.strategy.hierarchy import HierarchyError, load_hierarchy
 
 #: bench-mixed grid 6: its first trial position holds an XY-Wing (pivot r7c8
 #: {1,7}, pincers r7c5 {2,7} and r8c7 {1,2}: r8c5 loses 2).

@@ -1,4 +1,4 @@
-"""The expert families (grader.expert) on hand-made and real positions.
+"""The expert families (grader.strategy.expert) on hand-made and real positions.
 
 Real positions come from tests/data/expert-positions.json: for each hint
 family, a position of a grid of puzzles/se-rated-9758.txt where the family
@@ -12,14 +12,14 @@ import json
 import pytest
 from conftest import DATA
 
-from grader import native
-from grader.board import Board
-from grader.engine import SoundnessError
-from grader.expert import Hint, Position, accel, length_tenths, walker
-from grader.expert.links import strong_link_chains
-from grader.expert.rectangles import unique_rectangles
-from grader.expert.wings import xy_wings
-from grader.geometry import geometry
+from grader.core.board import Board
+from grader.core.geometry import geometry
+from grader.kernel import c as native
+from grader.strategy.engine import SoundnessError
+from grader.strategy.expert import Hint, Position, accel, length_tenths, walker
+from grader.strategy.expert.links import strong_link_chains
+from grader.strategy.expert.rectangles import unique_rectangles
+from grader.strategy.expert.wings import xy_wings
 
 GEO = geometry(3, 3)
 DATA_FILE = json.loads((DATA / "expert-positions.json").read_text(encoding="utf-8"))

@@ -9,13 +9,12 @@ import json
 import pytest
 from conftest import DATA, PUZZLES
 
-from grader.board import Board
-from grader.engine import Engine
-from grader.expert import accel, walker
+from grader.core.board import Board
 from grader.formats import parse_grid_token
-from grader.grading import Grader
-from grader.kernel import kernel_named
-from grader.solver import solve
+from grader.kernel import kernel_named, solve
+from grader.strategy.engine import Engine
+from grader.strategy.expert import accel, walker
+from grader.strategy.grading import Grader
 
 GRIDS = json.loads((DATA / "expert-positions.json").read_text(encoding="utf-8"))["grids"]
 HAS_C = accel._mod is not None

@@ -10,12 +10,12 @@ import pytest
 from conftest import G9, book_figures, cell
 
 import grader
-from grader.board import Board
-from grader.engine import Engine
-from grader.explain.core import walkthrough
-from grader.explain.trials import teach_trial
+from grader.core.board import Board
+from grader.core.steps import Step
+from grader.explainer.core import walkthrough
+from grader.explainer.trials import teach_trial
 from grader.formats import parse_grid_token
-from grader.steps import Step
+from grader.strategy.engine import Engine
 
 FIG = book_figures()
 
@@ -130,7 +130,7 @@ def test_fig_4_5_trials_are_checkable_chains():
 
 
 def test_fig_4_5_json_branches_nest_substeps():
-    from grader.explain.document import document
+    from grader.explainer.document import document
 
     g = parse_grid_token(FIG["fig4.5"]["puzzle"])
     doc = document(walkthrough(g.board()))
@@ -151,8 +151,8 @@ def test_fig_4_5_json_branches_nest_substeps():
 def test_nested_trials_indent_deeper():
     """A trial inside a branch is expanded one level deeper (a constructed
     step: the data shape is what the engine produces at depth 2)."""
-    from grader.explain.trials import INDENT, branch_lines
-    from grader.steps import Branch, Conflict, Pattern
+    from grader.core.steps import Branch, Conflict, Pattern
+    from grader.explainer.trials import INDENT, branch_lines
 
     inner_sub = grader.explain(FIG["fig2.2"]["puzzle"])[0]
     inner = Step("reductio-ad-absurdum", "reductio ad absurdum", 14, "reductio", (),

@@ -9,9 +9,9 @@ import pytest
 from conftest import PUZZLES, book_figures
 from typer.testing import CliRunner
 
-from grader.board import Board
 from grader.cli.main import build_app
-from grader.explain.model import Explanation
+from grader.core.board import Board
+from grader.explainer.model import Explanation
 from grader.formats import parse_grid_token
 
 FIG = book_figures()

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from conftest import G6, G9, G16, book_figures, cell, make_rule, marks, without
 
-from grader.board import Board
-from grader.explain.hints import vague_hint
-from grader.explain.marks import step_marks
-from grader.explain.svg import grid_svg
-from grader.explain.textgrid import grid_text
-from grader.phrases import fish_path
-from grader.steps import Step
+from grader.core.board import Board
+from grader.core.phrases import fish_path
+from grader.core.steps import Step
+from grader.explainer.hints import vague_hint
+from grader.explainer.marks import step_marks
+from grader.explainer.svg import grid_svg
+from grader.explainer.textgrid import grid_text
 
 
 def first(code: str, board: Board) -> Step:
@@ -147,7 +147,7 @@ def test_fish_path_absent_when_a_line_has_three_cells():
 
 
 def test_trial_families_explain_branches():
-    from grader.explain.core import walkthrough
+    from grader.explainer.core import walkthrough
     from grader.formats import parse_grid_token
 
     g = parse_grid_token(book_figures()["fig4.5"]["puzzle"])
@@ -194,8 +194,8 @@ def test_reductio_explains_the_chain_to_the_contradiction():
     7875) whose path uses reductio ad absurdum."""
     from test_explain_book import _replay_branch
 
-    from grader.explain.core import walkthrough
-    from grader.explain.trials import link_text
+    from grader.explainer.core import walkthrough
+    from grader.explainer.trials import link_text
     from grader.formats import parse_grid_token
 
     g = parse_grid_token(".3....48.8..3....67.4.693....8....9...9.7.5...4....8....354.7.84....3..5"

@@ -13,10 +13,10 @@ from html.parser import HTMLParser
 import pytest
 from conftest import book_figures
 
-from grader.explain.core import walkthrough
-from grader.explain.html import render_html
-from grader.explain.style import CELL_ROLES
-from grader.explain.svg import grid_svg
+from grader.explainer.core import walkthrough
+from grader.explainer.html import render_html
+from grader.explainer.style import CELL_ROLES
+from grader.explainer.svg import grid_svg
 from grader.formats import parse_grid_token
 
 FIG = book_figures()

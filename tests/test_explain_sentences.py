@@ -22,12 +22,12 @@ import pytest
 from conftest import G6, G9, G16, PUZZLES, make_rule, marks, without
 from sentence_checks import LINE_RULES, repeated_clauses, step_problems, variant
 
-from grader.board import Board
-from grader.engine import Engine
-from grader.explain.core import walkthrough
-from grader.explain.hints import hint, technique_hint, where_hint
+from grader.core.board import Board
+from grader.core.steps import Step
+from grader.explainer.core import walkthrough
+from grader.explainer.hints import hint, technique_hint, where_hint
 from grader.formats import iter_source, parse_grid_token
-from grader.steps import Step
+from grader.strategy.engine import Engine
 
 #: Sudoku Exchange grids (puzzles/se-rated-9758.txt, by index) that use the
 #: rarer templates: a naked quad, Swordfish, hidden pair and triple, both
@@ -213,8 +213,8 @@ def test_a_repeated_clause_is_found() -> None:
 def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The issue's 'no contradiction: the assumption itself gives (1, 4) <- 9',
     in a constructed step whose branch end says so."""
-    import grader.explain.trials as trials
-    from grader.steps import Branch, Conflict, Pattern
+    import grader.explainer.trials as trials
+    from grader.core.steps import Branch, Conflict, Pattern
 
     c14, c15 = 3, 4  # (1, 4), (1, 5)
     step = Step("disjunctive-construction", "disjunctive construction", 13,
@@ -254,7 +254,7 @@ def test_a_full_house_is_named_with_its_reason() -> None:
 
 def test_a_full_house_needs_a_unit_with_one_empty_cell() -> None:
     """Only the single positions in a unit with exactly one empty cell are full houses."""
-    from grader.phrases import FULL_HOUSE
+    from grader.core.phrases import FULL_HOUSE
 
     g = parse_grid_token(FULL_HOUSE_GRID)
     for _, board, step in walkthrough(g.board()):

@@ -112,7 +112,7 @@ def test_1_once_stopping_a_dead_worker_is_neither_replaced_nor_answered(tmp_path
 
 
 def test_1_stop_signals_are_one_interrupt_held_while_a_result_is_written() -> None:
-    from grader.interrupts import atomic, stop_signals_as_interrupt, stopping
+    from grader.bulk.interrupts import atomic, stop_signals_as_interrupt, stopping
 
     old = signal.getsignal(signal.SIGHUP)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup: left alone
@@ -311,7 +311,7 @@ def test_3_grade_refuses_an_output_that_is_a_named_pipe(five: Path, fifo: Path) 
 
 
 def test_3_the_output_lock_refuses_a_named_pipe(fifo: Path) -> None:
-    from grader.files import OutputError, OutputLock
+    from grader.formats.files import OutputError, OutputLock
 
     with pytest.raises(OutputError, match="named pipe"):
         OutputLock(fifo).acquire()
@@ -328,7 +328,7 @@ def test_3_a_named_pipe_no_program_reads_ends_at_once(fifo: Path, args: tuple[st
 
 
 def test_3_a_named_pipe_that_is_read_is_written(fifo: Path) -> None:
-    from grader.files import write_output
+    from grader.formats.files import write_output
 
     got: list[str] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
@@ -427,7 +427,7 @@ def test_5_any_output_encoding(tmp_path: Path, five: Path, encoding: str,
 def test_5_a_character_the_encoding_lacks_is_replaced_not_fatal() -> None:
     import codecs
 
-    from grader.textsafe import ERROR_HANDLER
+    from grader.core.textsafe import ERROR_HANDLER
 
     text = "┏━┯┓ ·→é✓ \udcff"
     assert codecs.encode(text, "ascii", ERROR_HANDLER) == b"+-++ .->ev \\xff"
@@ -440,7 +440,7 @@ def test_5_a_character_the_encoding_lacks_is_replaced_not_fatal() -> None:
 def test_5_on_off_environment_variables(monkeypatch: pytest.MonkeyPatch, value: str,
                                         on: bool) -> None:
     from grader.about import accelerator_disabled
-    from grader.textsafe import env_flag
+    from grader.core.textsafe import env_flag
 
     monkeypatch.setenv("SUDOKU_GRADER_DEBUG", value)
     monkeypatch.setenv("SUDOKU_GRADER_PURE", value)
@@ -483,7 +483,7 @@ BAD_PLUGINS = {
 }
 HOOKS = '''
 import sys
-from grader.rule import Rule
+from grader.core.rule import Rule
 
 
 class InitBoom(Rule):
@@ -576,7 +576,7 @@ def test_6_a_plugin_calling_sys_exit_in_find_is_a_rule_error(
 
 def test_6_listing_every_plugin_survives_broken_ones(
         bad_site: tuple[Path, dict[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
-    from grader import plugins
+    from grader.strategy import plugins
 
     site, env = bad_site
     monkeypatch.syspath_prepend(str(site))
@@ -601,10 +601,10 @@ def test_6_a_plugins_hooks_fail_as_rule_errors(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib
 
-    from grader.board import Board
-    from grader.hierarchy import RuleSpec
-    from grader.rule import RuleError
-    from grader.steps import template_for
+    from grader.core.board import Board
+    from grader.core.rule import RuleError
+    from grader.core.steps import template_for
+    from grader.strategy.hierarchy import RuleSpec
 
     (tmp_path / "t30direct.py").write_text(HOOKS.replace("t30-", "t30d-"))
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -633,7 +633,7 @@ def test_6_defining_a_rule_does_not_scan_the_installed_distributions(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.metadata
 
-    from grader import rule
+    from grader.core import rule
 
     calls: list[int] = []
     real = importlib.metadata.packages_distributions
@@ -650,7 +650,7 @@ def test_6_defining_a_rule_does_not_scan_the_installed_distributions(
 
 
 def rule_spec():
-    from grader.hierarchy import RuleSpec
+    from grader.strategy.hierarchy import RuleSpec
 
     return RuleSpec(code="o", level=2)
 
@@ -764,7 +764,7 @@ def test_8_markup_in_a_file_name_or_a_rule_name_is_text(tmp_path: Path) -> None:
 def test_8_the_safe_console_escapes_text_and_keeps_its_own_styles() -> None:
     from rich.text import Text
 
-    from grader.terminal import SafeConsole
+    from grader.core.terminal import SafeConsole
 
     buf = io.StringIO()
     console = SafeConsole(file=buf, force_terminal=True, color_system="standard", width=80)
@@ -873,7 +873,7 @@ def test_a_meta_file_that_is_a_named_pipe_is_refused_not_waited_on(five: Path,
 def test_what_a_plugin_prints_never_mixes_with_the_results(tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()
-    _install(site, "t30noisy", 'print("IMPORTED")\nfrom grader.rule import Rule\n'
+    _install(site, "t30noisy", 'print("IMPORTED")\nfrom grader.core.rule import Rule\n'
              'class Noisy(Rule):\n    family = "t30-noisy"\n    def find(self, board):\n'
              '        print("FIND")\n        return iter(())\n', {"noisy": "t30noisy:Noisy"})
     h = tmp_path / "h.toml"

@@ -16,14 +16,8 @@ from conftest import DATA, book_figures
 from typer.testing import CliRunner
 
 from grader.cli.main import build_app
-from grader.formats import (
-    MalformedGrid,
-    detect_format,
-    iter_source,
-    iter_text,
-    parse_grid_token,
-)
-from grader.geometry import geometry
+from grader.core.geometry import geometry
+from grader.formats import MalformedGrid, detect_format, iter_source, iter_text, parse_grid_token
 
 FIG = book_figures()["fig2.1"]
 P = FIG["puzzle"]            # '.' for empty

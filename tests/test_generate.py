@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import native
-from grader.board import Board
-from grader.engine import Engine
+from grader.core.board import Board
+from grader.core.geometry import geometry
 from grader.formats import Grid
 from grader.generator import (
     Generated,
@@ -28,10 +27,11 @@ from grader.generator import (
 )
 from grader.generator.fast import Closures, singles_closure
 from grader.generator.search import ABOVE, BELOW, IN
-from grader.geometry import geometry
-from grader.grading import Grader
-from grader.hierarchy import default_hierarchy
-from grader.solver import solve
+from grader.kernel import c as native
+from grader.kernel import solve
+from grader.strategy.engine import Engine
+from grader.strategy.grading import Grader
+from grader.strategy.hierarchy import default_hierarchy
 
 H = default_hierarchy()
 GRADER = Grader(H)
@@ -411,7 +411,7 @@ def test_your_own_hierarchy(tmp_path: Path) -> None:
     """Without single candidate the shortcut for levels 1-2 is off and every
     level comes from fixpoints of the table's own rules (in Python: the
     accelerator needs both singles); the grids re-grade with that table."""
-    from grader.hierarchy import load_hierarchy
+    from grader.strategy.hierarchy import load_hierarchy
 
     path = tmp_path / "h.toml"
     path.write_text('extends = "default"\n[[rules]]\ncode = "single-candidate"\nremove = true\n')

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from grader.cli.generate import generate_command
 from grader.formats import iter_source, parse_grid_token
 from grader.generator import is_symmetric
-from grader.grading import CONTRACT_FIELDS, Grader
-from grader.solver import solve
+from grader.kernel import solve
+from grader.strategy.grading import CONTRACT_FIELDS, Grader
 
 APP = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 APP.command()(generate_command)

@@ -12,15 +12,15 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from grader import native
 from grader.cli.generate import generate_command
 from grader.formats import iter_source
 from grader.generator import TargetError, generate, parse_targets
 from grader.generator.diverse import DISTANCE, NearIndex, bundled, distance
 from grader.generator.targets import narrow, parse_depth, parse_score
-from grader.grading import Grader
-from grader.hierarchy import default_hierarchy
-from grader.solver import solve
+from grader.kernel import c as native
+from grader.kernel import solve
+from grader.strategy.grading import Grader
+from grader.strategy.hierarchy import default_hierarchy
 
 H = default_hierarchy()
 GRADER = Grader(H)

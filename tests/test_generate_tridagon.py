@@ -15,9 +15,9 @@ from grader.generator import Generator, Settings, generate, is_symmetric, tridag
 from grader.generator.climb import Climber
 from grader.generator.diverse import bundled
 from grader.generator.targets import Target, narrow, parse_score
-from grader.grading import Grader
-from grader.hierarchy import default_hierarchy
-from grader.solver import solve
+from grader.kernel import solve
+from grader.strategy.grading import Grader
+from grader.strategy.hierarchy import default_hierarchy
 
 GRADER = Grader(default_hierarchy())
 APP = typer.Typer(add_completion=False, pretty_exceptions_enable=False)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import G4, G6, G6T, G9, cell, marks
 
-from grader.board import Board
-from grader.geometry import geometry, geometry_for_size, parse_box
-from grader.steps import Pattern, Step
+from grader.core.board import Board
+from grader.core.geometry import geometry, geometry_for_size, parse_box
+from grader.core.steps import Pattern, Step
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 4), (5, 5)]
 

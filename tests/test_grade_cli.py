@@ -7,7 +7,7 @@ import io
 
 from bulk_helpers import BULK, PUZZLES, grade, jsonl, run_grade
 
-from grader.grading import CONTRACT_FIELDS
+from grader.strategy.grading import CONTRACT_FIELDS
 
 EASY = "050703060007000800000816000000030000005000100730040086906000204840572093000409000"
 

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from grader import Engine, Grader, load_hierarchy, parse_grid_token
 from grader.cli.main import build_app
-from grader.hierarchy import HierarchyError, default_hierarchy
-from grader.propagate import SINGLES
+from grader.strategy.hierarchy import HierarchyError, default_hierarchy
+from grader.strategy.propagate import SINGLES
 
 FIGS = book_figures()
 BOOK_TABLE = [

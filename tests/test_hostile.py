@@ -24,7 +24,9 @@ from grader.bulk.pool import InlinePool
 from grader.bulk.resume import SETTING_LABELS, resume_settings
 from grader.bulk.task import GradeConfig
 from grader.bulk.where import Where, WhereError
-from grader.files import (
+from grader.exact.pairs import check_pair_order
+from grader.formats import MAX_LINE_BYTES, InputError, iter_binary, iter_source, iter_text
+from grader.formats.files import (
     OutputError,
     OutputLock,
     check_output_not_input,
@@ -32,15 +34,7 @@ from grader.files import (
     settings_differences,
     write_settings,
 )
-from grader.formats import (
-    MAX_LINE_BYTES,
-    InputError,
-    iter_binary,
-    iter_source,
-    iter_text,
-)
-from grader.hierarchy import default_hierarchy
-from grader.pairs import check_pair_order
+from grader.strategy.hierarchy import default_hierarchy
 
 GOOD = [ln.split()[0] for ln in (PUZZLES / "se-easy-500.txt").read_text().splitlines()
         if ln.strip()]
@@ -278,7 +272,7 @@ def test_10_a_second_resume_refuses_at_once_and_a_crash_frees_the_lock(tmp_path:
     src.write_text("\n".join(GOOD[:20]) + "\n")
     out = tmp_path / "out.jsonl"
     holder = subprocess.Popen([sys.executable, "-c",
-                               "import sys, time; from grader.files import OutputLock; "
+                               "import sys, time; from grader.formats.files import OutputLock; "
                                f"lock = OutputLock(__import__('pathlib').Path({str(out)!r}))"
                                ".acquire(); "
                                "print('locked', flush=True); time.sleep(120)"],
@@ -363,7 +357,7 @@ def test_12_binary_second_input_keeps_the_first_inputs_results(tmp_path: Path) -
 # -- 14: time limits of the solve engines -------------------------------------------------------
 @pytest.mark.parametrize("engine", ["sat", "native", "csp", "cp"])
 def test_14_every_engine_keeps_its_time_limit(engine: str) -> None:
-    from grader.engines import get_engine
+    from grader.exact import get_engine
 
     pytest.importorskip({"sat": "pysat", "cp": "ortools"}.get(engine, "grader"))
     rec = next(iter(iter_source(str(Path(__file__).parent / "data" / "engines-36x36.nt.txt"))))
@@ -439,7 +433,7 @@ def test_resume_on_a_file_that_is_not_an_output_is_refused(tmp_path: Path, name:
 
 
 def test_hierarchy_file_that_is_binary_or_too_deep_is_a_clear_error(tmp_path: Path) -> None:
-    from grader.hierarchy import HierarchyError, load_hierarchy
+    from grader.strategy.hierarchy import HierarchyError, load_hierarchy
 
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
@@ -452,7 +446,7 @@ def test_hierarchy_file_that_is_binary_or_too_deep_is_a_clear_error(tmp_path: Pa
 
 
 def test_explain_reads_around_a_bad_line_and_refuses_binary(tmp_path: Path) -> None:
-    from grader.explain.position import load_position
+    from grader.explainer.position import load_position
 
     f = tmp_path / "mixed.txt"
     f.write_bytes(b"caf\xe9 au lait\n" + GOOD[0].encode() + b"\n")
@@ -477,7 +471,7 @@ def test_14_sat_loading_cut_by_a_deadline_goes_on_with_the_next_grid() -> None:
     grid times out, and the loading goes on where it stopped for the next ones,
     until the grids are solved."""
     pytest.importorskip("pysat")
-    from grader.engines import get_engine
+    from grader.exact import get_engine
 
     path = Path(__file__).parent / "data" / "engines-25x25.nt.txt"
     rec = next(iter(iter_source(str(path))))

@@ -28,7 +28,7 @@ from grader.formats import (
     iter_binary,
     parse_grid_token,
 )
-from grader.grading import Grader, Verdict
+from grader.strategy.grading import Grader, Verdict
 
 GOOD = [ln.split()[0] for ln in (PUZZLES / "se-easy-500.txt").read_text().splitlines()
         if ln.strip()][:60]
@@ -290,8 +290,8 @@ PENCIL_WORDS = st.sampled_from(["123", "4", ".", "0", "|", "---+---", "56789", "
                                 max_size=12).map("\n".join)),
        st.sampled_from(["pencil", "auto"]), st.integers(-2, 3))
 def test_pencil_marks_reader_never_raises_anything_else(text: str, fmt: str, index: int) -> None:
-    from grader.explain.core import ExplainError
-    from grader.explain.position import parse_position
+    from grader.explainer.core import ExplainError
+    from grader.explainer.position import parse_position
 
     with contextlib.suppress(ExplainError, InputError):
         parse_position(text, "<h>", index, None, fmt)

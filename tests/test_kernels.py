@@ -22,14 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader import native
-from grader.board import Board, Contradiction
-from grader.engine import Engine
+from grader.core.board import Board, Contradiction
+from grader.core.geometry import Geometry, geometry
+from grader.core.rule import Rule
 from grader.formats import parse_grid_token
-from grader.geometry import Geometry, geometry
 from grader.kernel import PYTHON, CKernel, Kernel, default_kernel, kernel_named
-from grader.rule import Rule
-from rules.branches import closures, conclusions_of
+from grader.kernel import c as native
+from grader.strategy.engine import Engine
+from grader.strategy.trials.branches import closures, conclusions_of
 
 pytestmark = pytest.mark.kernel
 

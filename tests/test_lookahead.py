@@ -11,14 +11,14 @@ import pickle
 import pytest
 from test_easiest_trial import engine, path
 
-from grader import native
-from grader.engine import Engine
-from grader.explain.core import walkthrough
+from grader.core.steps import Step
+from grader.explainer.core import walkthrough
 from grader.formats import parse_grid_token
-from grader.grading import Grader
-from grader.lookahead import AHEAD, with_facts
-from grader.nested import size
-from grader.steps import Step
+from grader.kernel import c as native
+from grader.strategy.engine import Engine
+from grader.strategy.grading import Grader
+from grader.strategy.trials.lookahead import AHEAD, with_facts
+from grader.strategy.trials.nested import size
 
 #: bench-mixed grid 79: one trial of depth 1, then trials nested to depth 2.
 DEPTH_2 = "1....67......8......92...5.....4...85..3...1......76..3.2.......1.9...2.9.5.....4"
@@ -80,7 +80,7 @@ def test_grading_never_looks_ahead_and_keeps_the_level_and_depth(
         raise AssertionError("grading searched the position's patterns to choose a trial")
 
     grader = Grader()
-    monkeypatch.setattr("grader.engine.easiest_hints", no_pattern_search)
+    monkeypatch.setattr("grader.strategy.engine.easiest_hints", no_pattern_search)
     grid = parse_grid_token(DEPTH_2)
     graded = grader.tally(grid, grader.verdict(grid)[2])
     assert grader.engine.lookahead._probe is None  # the look-ahead never ran

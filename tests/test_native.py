@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from grader import native
-from grader.board import Board
-from grader.engine import Engine
+from grader.core.board import Board
 from grader.formats import parse_grid_token
-from grader.kernel import PYTHON, CKernel
-from grader.propagate import fixpoint
-from grader.solver import solve, solve_python
+from grader.kernel import PYTHON, CKernel, solve, solve_python
+from grader.kernel import c as native
+from grader.strategy.engine import Engine
+from grader.strategy.propagate import fixpoint
 
 pytestmark = pytest.mark.kernel
 

@@ -9,15 +9,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from grader import native, nativerule
-from grader.board import Board
-from grader.engine import Engine
+from grader.core import table as nativerule
+from grader.core.board import Board
+from grader.core.rule import Rule, RuleContext
 from grader.formats import parse_grid_token
-from grader.hierarchy import RuleSpec
 from grader.kernel import PYTHON, PythonKernel, c_kernel
-from grader.native import Family, NativeBuildError, NativeRule, NativeRuleError
-from grader.propagate import KernelDisagreement, next_step_of
-from grader.rule import Rule, RuleContext
+from grader.kernel import c as native
+from grader.kernel.c import Family, NativeBuildError, NativeRule, NativeRuleError
+from grader.strategy.engine import Engine
+from grader.strategy.hierarchy import RuleSpec
+from grader.strategy.propagate import KernelDisagreement, next_step_of
 from rules.fish import Fish
 
 pytestmark = pytest.mark.kernel

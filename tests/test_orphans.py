@@ -1,4 +1,4 @@
-"""A killed command leaves no worker behind (grader.orphans)."""
+"""A killed command leaves no worker behind (grader.bulk.orphans)."""
 
 from __future__ import annotations
 

@@ -12,16 +12,16 @@ from pysat.solvers import Solver
 from typer.testing import CliRunner
 
 from grader.cli.main import build_app
-from grader.engines import get_engine, is_solution
-from grader.formats import iter_source
-from grader.geometry import geometry
-from grader.pairs import (
+from grader.core.geometry import geometry
+from grader.exact import get_engine, is_solution
+from grader.exact.pairs import (
     generate_pair,
     given_indices,
     is_pair_solution,
     pair_oracle,
     solve_pair,
 )
+from grader.formats import iter_source
 
 runner = CliRunner()
 app = build_app()
@@ -177,7 +177,7 @@ def test_generate_verify_and_pretty() -> None:
 def test_pair_generate_timeout_keeps_a_unique_pair() -> None:
     """--timeout (the whole run, as for generate): the removals stop, the pair
     still has exactly one joint solution, and the command says so, exit 1."""
-    from grader.pairs import generate_pair, solve_pair
+    from grader.exact.pairs import generate_pair, solve_pair
 
     gen = generate_pair(3, seed=1, timeout=0.0)
     assert not gen.complete and gen.givens == 162

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from grader import Engine, Grader, load_hierarchy, parse_grid_token
 from grader.cli.main import build_app
-from grader.engine import SoundnessError
-from grader.plugins import GROUP, PluginError, plugins, rule_class
+from grader.strategy.engine import SoundnessError
+from grader.strategy.plugins import GROUP, PluginError, plugins, rule_class
 
 MODULE = '''
 """A third-party rule package: XY-Wing, and a deliberately unsound rule."""
@@ -331,7 +331,7 @@ def test_a_rule_inserted_before_another_takes_its_level(tmp_path: Path) -> None:
     ('after = "x-wing"\nrating = "impossible"', "no rating 'impossible'"),
 ])
 def test_bad_insertions_are_named(tmp_path: Path, row: str, message: str) -> None:
-    from grader.hierarchy import HierarchyError
+    from grader.strategy.hierarchy import HierarchyError
 
     f = write_hierarchy(tmp_path, 'extends = "default"\n[[rules]]\ncode = "w"\n'
                         'plugin = "single-candidate"\n' + row + "\n")
@@ -347,7 +347,7 @@ def test_a_plugin_cannot_take_over_a_builtin_sentence(site: Path) -> None:
         rule_class("hijack")
     r = Grader().grade_grid(parse_grid_token(book_figures()["fig2.1"]["puzzle"]))
     assert r.level == 1
-    from grader import explain
+    from grader import explainer as explain
 
     steps = explain(book_figures()["fig2.1"]["puzzle"])
     assert "HIJACKED" not in steps[0].summary()
@@ -356,7 +356,7 @@ def test_a_plugin_cannot_take_over_a_builtin_sentence(site: Path) -> None:
 
 def test_a_subclass_overriding_find_does_not_inherit_the_accelerator(
         fault_site: Path) -> None:
-    from grader.hierarchy import RuleSpec
+    from grader.strategy.hierarchy import RuleSpec
 
     mine = rule_class("my-pairs")(RuleSpec(code="my-pairs", level=5,
                                            params={"min_size": 2, "max_size": 2}))
@@ -406,7 +406,7 @@ def test_explain_reports_a_rule_error_in_one_line(fault_site: Path, tmp_path: Pa
 
 
 def test_a_find_returning_the_wrong_type_is_named(fault_site: Path, tmp_path: Path) -> None:
-    from grader.rule import RuleError
+    from grader.core.rule import RuleError
 
     h = load_hierarchy(_crash_hierarchy(tmp_path, "wrong-type"))
     with pytest.raises(RuleError, match=r"'wrong-type'.*yielded a tuple \(\(0, 1\)\), not a Step"):
@@ -449,8 +449,8 @@ def test_a_plugins_roles_get_a_legend(tmp_path: Path, site: Path) -> None:
                               {"xy-wing": "fake_sudoku_roles:XYWing"})
     plugins(refresh=True)
     rule_class("xy-wing")
-    from grader.explain.html import _legend
-    from grader.roles import cell_style
+    from grader.core.roles import cell_style
+    from grader.explainer.html import _legend
 
     assert cell_style("pincer").label == "pincer of the wing"
     h = load_hierarchy(write_hierarchy(tmp_path, """
@@ -472,7 +472,7 @@ def test_the_accelerator_calls_python_rules_back_inside_trials(
     """No accelerator cliff: with a Python rule below the trials, the C code
     still runs the trials and calls the rule back at its turn; grades are the
     same as in pure Python."""
-    from grader import native
+    from grader.kernel import c as native
     from grader.testing import assert_kernels_agree
 
     h = load_hierarchy(write_hierarchy(tmp_path, """
@@ -494,9 +494,9 @@ def test_the_accelerator_calls_python_rules_back_inside_trials(
 
 def test_a_python_rule_failing_inside_the_accelerator_is_a_rule_error(
         fault_site: Path, tmp_path: Path) -> None:
-    from grader import native
+    from grader.core.rule import RuleError
+    from grader.kernel import c as native
     from grader.kernel import c_kernel
-    from grader.rule import RuleError
 
     if not native.built():
         pytest.skip("the accelerator is not built")
@@ -522,7 +522,7 @@ def test_a_python_rule_failing_inside_the_accelerator_is_a_rule_error(
 
 def test_rules_sit_below_the_explanations() -> None:
     """Layering: the built-in rules import nothing of grader.explain (their
-    phrase helpers are grader.phrases), so loading a rule never loads the
+    phrase helpers are grader.core.phrases), so loading a rule never loads the
     explanations, the engine or the plugins again."""
     import ast
 

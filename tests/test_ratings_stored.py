@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from conftest import DATA
 
-from grader import native
 from grader.formats import parse_grid_token
-from grader.grading import Grader
 from grader.kernel import PYTHON, c_kernel
+from grader.kernel import c as native
+from grader.strategy.grading import Grader
 
 RATINGS = DATA / "ratings"
 FIELDS = ("level", "rating", "depth", "score", "se", "se_pattern")

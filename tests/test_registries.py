@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from grader import steps
-from grader.explain import hints, trials
-from grader.explain.hints import HintClash, register_hint
-from grader.hierarchy import default_hierarchy
-from grader.plugins import rule_class
-from grader.steps import TemplateClash, register_teach, register_template, teach_template_for
+from grader.core import steps
+from grader.core.steps import TemplateClash, register_teach, register_template, teach_template_for
+from grader.explainer import hints, trials
+from grader.explainer.hints import HintClash, register_hint
+from grader.strategy.hierarchy import default_hierarchy
+from grader.strategy.plugins import rule_class
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ import pytest
 from conftest import DATA, book_calibration, book_figures, make_rule
 
 from grader import parse_grid_token
-from grader.board import Board
-from grader.engine import check_step
-from grader.geometry import Geometry, values_of
+from grader.core.board import Board
+from grader.core.geometry import Geometry, values_of
+from grader.strategy.engine import check_step
 
 
 # -- reference implementations (slow, obvious) ----------------------------------------------

@@ -5,17 +5,16 @@ grids that need them (Figure 4.5, top1465), including nested trials."""
 from __future__ import annotations
 
 from dataclasses import replace
-
 from pathlib import Path
 
 import pytest
 from conftest import DATA, G4, G9, SMALL_HIERARCHY, book_figures, cell, find_all, make_rule, marks
 
 from grader import Engine, Grader, load_hierarchy, parse_grid_token
-from grader.board import Board
-from grader.engine import check_step
-from grader.hierarchy import default_hierarchy
-from grader.steps import Step
+from grader.core.board import Board
+from grader.core.steps import Step
+from grader.strategy.engine import check_step
+from grader.strategy.hierarchy import default_hierarchy
 
 
 def top1465(line: int) -> str:

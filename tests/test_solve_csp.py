@@ -10,10 +10,10 @@ from conftest import book_calibration, book_figures
 from typer.testing import CliRunner
 
 from grader.cli.main import build_app
-from grader.engines import get_engine
-from grader.engines.csp import CspEngine
+from grader.exact import get_engine
+from grader.exact.csp import CspEngine
 from grader.formats import parse_grid_token
-from grader.grading import Grader
+from grader.strategy.grading import Grader
 
 FIG = book_figures()
 
@@ -93,7 +93,7 @@ def test_trace_needs_the_csp_engine() -> None:
 
 @pytest.mark.parametrize("model", ["dual", "primal"])
 def test_blank_4x4_has_288_solutions(model: str) -> None:
-    from grader.geometry import geometry_for_size
+    from grader.core.geometry import geometry_for_size
 
     geo = geometry_for_size(4)
     res = get_engine("csp", model=model).solve(geo, [0] * 16, limit=1000)

@@ -10,7 +10,8 @@ from itertools import islice
 import pytest
 from conftest import DATA, PUZZLES, book_calibration, book_figures
 
-from grader.engines import (
+from grader.core.geometry import geometry, geometry_for_size
+from grader.exact import (
     DEFAULT_ENGINE,
     ENGINES,
     EngineError,
@@ -20,9 +21,8 @@ from grader.engines import (
     is_solution,
 )
 from grader.formats import iter_source, parse_grid_token
-from grader.geometry import geometry, geometry_for_size
-from grader.grading import Grader
-from grader.solver import SolveResult
+from grader.kernel import SolveResult
+from grader.strategy.grading import Grader
 
 NAMES = ("native", "sat", "csp", "cp")
 #: fig2.1's solution with a deadly rectangle (and 53 more cells) emptied: two solutions

@@ -15,10 +15,10 @@ from pysat.solvers import Solver
 from typer.testing import CliRunner
 
 from grader.cli.main import build_app
-from grader.engines import get_engine, is_solution
-from grader.engines.sat import classic_size, encode, read_dimacs_map, write_dimacs
+from grader.core.geometry import geometry_for_size
+from grader.exact import get_engine, is_solution
+from grader.exact.sat import classic_size, encode, read_dimacs_map, write_dimacs
 from grader.formats import parse_grid_token
-from grader.geometry import geometry_for_size
 
 FIG = book_figures()["fig2.1"]
 

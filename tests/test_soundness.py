@@ -11,8 +11,8 @@ import pytest
 from conftest import DATA, G9, PUZZLES, book_calibration, book_figures, cell
 
 from grader import Engine, Grader, parse_grid_token
-from grader.engine import SoundnessError, check_step
-from grader.steps import Pattern, Step
+from grader.core.steps import Pattern, Step
+from grader.strategy.engine import SoundnessError, check_step
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Minimal chains of trial branches (grader.chains): on real grids, every
+"""Minimal chains of trial branches (grader.strategy.trials.chains): on real grids, every
 chain line holds by its rule from the lines above it only, the chain reaches
 its contradiction or its conclusion, its facts are true of the solution
 (except what follows from a refuted assumption), nested trials are complete,
@@ -14,17 +14,18 @@ import pytest
 from conftest import DATA, SMALL_HIERARCHY, book_figures
 from typer.testing import CliRunner
 
-from grader import Grader, load_hierarchy, native, parse_grid_token
-from grader.board import Board
-from grader.chains import build_chain, holds, support
+from grader import Grader, load_hierarchy, parse_grid_token
 from grader.cli.main import build_app
-from grader.engine import Engine
-from grader.explain.core import walkthrough
-from grader.explain.html import render_html
-from grader.explain.model import EndKind, Explanation, LinkRole
-from grader.explain.trials import chain_notation
-from grader.solver import solve
-from grader.steps import Branch, Conflict, Step
+from grader.core.board import Board
+from grader.core.steps import Branch, Conflict, Step
+from grader.explainer.core import walkthrough
+from grader.explainer.html import render_html
+from grader.explainer.model import EndKind, Explanation, LinkRole
+from grader.explainer.trials import chain_notation
+from grader.kernel import c as native
+from grader.kernel import solve
+from grader.strategy.engine import Engine
+from grader.strategy.trials.chains import build_chain, holds, support
 
 
 def top1465(line: int) -> str:
@@ -186,7 +187,7 @@ def test_a_nested_branch_is_no_longer_than_its_breadth_first_derivation() -> Non
     """The chain shown is the shorter of the breadth-first derivation and the
     goal-directed one, nested lines included; on this grid the goal-directed
     one wins at least once (the steps found first in scanning order)."""
-    from grader.nested import _drawn, _thin, chain_size
+    from grader.strategy.trials.nested import _drawn, _thin, chain_size
 
     h = load_hierarchy()
     engine = Engine(h.model_copy(update={"trials": h.trials.model_copy(update={"order": "scan"})}))
@@ -206,7 +207,7 @@ def test_a_nested_branch_is_no_longer_than_its_breadth_first_derivation() -> Non
 
 
 def test_goal_trials_need_an_inner_reductio() -> None:
-    from grader.nested import goal_trials
+    from grader.strategy.trials.nested import goal_trials
 
     board, step = trial_steps(NESTED)[0]
     plain = [r for r in Engine().rules(1) if r.kind != "trial"]
@@ -233,7 +234,7 @@ def test_the_chain_is_a_part_of_the_trace() -> None:
 
 def test_build_chain_keeps_only_the_ancestors_of_the_end() -> None:
     """Replaying a trace with a useless step: the step is not in the chain."""
-    from grader.propagate import record_chain
+    from grader.strategy.propagate import record_chain
 
     board, step = next((b, s) for b, s in reversed(trial_steps(top1465(200)))
                        if any(x.conflict is not None for x in s.branches))
@@ -400,9 +401,9 @@ def test_rule_supports_name_what_is_absent_where_the_rules_fire() -> None:
 
 
 def test_a_rule_without_support_uses_every_fact_about_its_pattern() -> None:
-    from grader.chains import default_support
-    from grader.geometry import geometry
-    from grader.steps import Pattern
+    from grader.core.geometry import geometry
+    from grader.core.steps import Pattern
+    from grader.strategy.trials.chains import default_support
 
     geo = geometry(3, 3)
     step = Step(rule="plugin", name="plugin", level=5, family="no-such-family",

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from grader import Grader, parse_grid_token
 from grader.cli.main import build_app
-from grader.grading import CONTRACT_FIELDS
+from grader.strategy.grading import CONTRACT_FIELDS
 
 FIGS = book_figures()
 P = FIGS["fig2.1"]["puzzle"]

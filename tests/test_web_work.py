@@ -9,9 +9,9 @@ from conftest import PUZZLES
 from typer.testing import CliRunner
 from web_helpers import DEPTH1, DEPTH2, EASY, candidate_of
 
-from grader.board import Board
 from grader.cli.main import build_app
-from grader.explain.position import apply_moves
+from grader.core.board import Board
+from grader.explainer.position import apply_moves
 from grader.web import views
 from grader.web.paths import PATHS
 from grader.web.work import (

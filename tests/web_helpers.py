@@ -92,7 +92,7 @@ def candidate_of(grid: str, cell: tuple[int, int], wrong: bool) -> int:
     """A candidate of ``cell`` (1-based row, column) in ``grid`` that is (or,
     ``wrong``, is not) its value in the solution."""
     from grader.api import grade
-    from grader.board import Board
+    from grader.core.board import Board
 
     board = Board.from_string(grid)
     c = (cell[0] - 1) * 9 + cell[1] - 1

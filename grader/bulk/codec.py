@@ -1,6 +1,6 @@
 """The one codec of the result model: a result as a JSON line or a CSV row, and back.
 
-The model is :class:`~grader.grading.GradeResult`; in bulk a result travels
+The model is :class:`~grader.strategy.grading.GradeResult`; in bulk a result travels
 as its plain dict (``GradeResult.contract()``: the model's fields in order,
 then ``solution``, ``canonical`` and the input's own columns when asked), a
 :data:`Result`.  The fields, their order and the types CSV is read back with
@@ -17,9 +17,9 @@ import typing
 from collections.abc import Iterable
 from typing import Any
 
-from .. import fields
-from ..grading import CONTRACT_FIELDS, GradeResult
-from ..textsafe import spreadsheet_cell, spreadsheet_text
+from grader.core import fields
+from grader.core.textsafe import spreadsheet_cell, spreadsheet_text
+from grader.strategy.grading import CONTRACT_FIELDS, GradeResult
 
 #: A result: the JSON Lines contract as a plain dict (see :meth:`GradeResult.contract`).
 Result = dict[str, Any]
@@ -73,7 +73,7 @@ def _techniques_cell(t: dict[str, int]) -> str:
 
 def _csv_value(v: Any) -> Any:
     """A field as its CSV cell: text that a spreadsheet would run as a formula
-    is marked as text (see :func:`grader.textsafe.spreadsheet_cell`); numbers
+    is marked as text (see :func:`grader.core.textsafe.spreadsheet_cell`); numbers
     stay numbers."""
     if isinstance(v, dict):
         return spreadsheet_cell(_techniques_cell(v))

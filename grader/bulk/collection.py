@@ -22,24 +22,24 @@ from typing import Any
 
 from rich.markup import escape
 
-from ..files import note_sorted
-from ..formats import InputError
-from ..hierarchy import Hierarchy, default_hierarchy
-from .capacity import plan_jobs
-from .codec import extra_columns, to_model
-from .options import GradeOptions, GradeUsageError, check, normalized
-from .output import OutputFile
-from .pipeline import Entry, RunStats, run
-from .pool import InlinePool, Pool, WorkerFailed
-from .progress import Progress
-from .report import plot_summary, render_summary
-from .resume import ResumeError
-from .select import DUPLICATE, KEEP, Selection, TopN, sort_output_file
-from .sinks import ResultWriter, TableSink, data_stream
-from .sources import Head, records
-from .summary import Summary
-from .task import GradeConfig
-from .where import WHERE_FIELDS, WhereError
+from grader.bulk.capacity import plan_jobs
+from grader.bulk.codec import extra_columns, to_model
+from grader.bulk.options import GradeOptions, GradeUsageError, check, normalized
+from grader.bulk.output import OutputFile
+from grader.bulk.pipeline import Entry, RunStats, run
+from grader.bulk.pool import InlinePool, Pool, WorkerFailed
+from grader.bulk.progress import Progress
+from grader.bulk.report import plot_summary, render_summary
+from grader.bulk.resume import ResumeError
+from grader.bulk.select import DUPLICATE, KEEP, Selection, TopN, sort_output_file
+from grader.bulk.sinks import ResultWriter, TableSink, data_stream
+from grader.bulk.sources import Head, records
+from grader.bulk.summary import Summary
+from grader.bulk.task import GradeConfig
+from grader.bulk.where import WHERE_FIELDS, WhereError
+from grader.formats import InputError
+from grader.formats.files import note_sorted
+from grader.strategy.hierarchy import Hierarchy, default_hierarchy
 
 EXIT_OK, EXIT_NOT_OK, EXIT_INTERRUPTED = 0, 1, 130
 
@@ -56,7 +56,7 @@ class GradeReport:
 
 
 def consoles() -> tuple[Any, Any]:
-    from ..terminal import make_console
+    from grader.core.terminal import make_console
 
     return (make_console(highlight=False, soft_wrap=True),
             make_console(stderr=True, highlight=False, soft_wrap=True))
@@ -283,20 +283,20 @@ def open_pool(cfg: GradeConfig, jobs: int, timeout: float | None = None,
     for one job (or ``grids``, a small input, all read already) without a
     timeout; else ``jobs`` worker processes (no more than ``grids``)."""
     if dask is not None:
-        from .dask import DaskPool
+        from grader.bulk.dask import DaskPool
 
         return DaskPool(cfg, dask, jobs=jobs, timeout=timeout)
     small = grids is not None and grids <= 2 * jobs
     if (jobs == 1 or small) and timeout is None:
         return InlinePool(cfg)
-    from .processes import ProcessPool
+    from grader.bulk.processes import ProcessPool
 
     return ProcessPool(cfg, min(jobs, max(1, grids or jobs)), timeout)
 
 
 def _warn_pure_python(err: Any) -> None:
     """A bulk run without the accelerator because it is not built: say so once."""
-    from ..about import accelerator_built, accelerator_disabled
+    from grader.core.env import accelerator_built, accelerator_disabled
 
     if not accelerator_built() and not accelerator_disabled():
         err.print("warning: the C accelerator is not built: grading runs on pure Python, "

@@ -21,8 +21,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from .pool import WINDOW
-from .task import Answer, GradeConfig, Task, Worker, special_result
+from grader.bulk.pool import WINDOW
+from grader.bulk.task import Answer, GradeConfig, Task, Worker, special_result
 
 _LOCAL = threading.local()  # a Dask worker thread's Workers, by configuration
 

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import GraderError
-from ..hierarchy import Hierarchy
-from .where import Where, WhereError
+from grader.bulk.where import Where, WhereError
+from grader.core.errors import GraderError
+from grader.strategy.hierarchy import Hierarchy
 
 #: Output formats of ``--format`` (table: a panel for one grid).
 OUTPUT_FORMATS = ("table", "jsonl", "csv")
@@ -64,7 +64,7 @@ class GradeOptions:
     @property
     def njobs(self) -> int:
         """``jobs``, 0 meaning one per usable CPU (see :mod:`grader.bulk.capacity`)."""
-        from .capacity import usable_cpus
+        from grader.bulk.capacity import usable_cpus
 
         return self.jobs or usable_cpus()
 
@@ -98,8 +98,8 @@ def normalized(opts: GradeOptions) -> GradeOptions:
 def check(opts: GradeOptions) -> tuple[tuple[int, int] | None, Where | None]:
     """Refuse what cannot be done, before any work; the parsed ``--box`` and
     ``--where``."""
-    from ..geometry import parse_box
-    from .select import SORT_KEYS
+    from grader.bulk.select import SORT_KEYS
+    from grader.core.geometry import parse_box
 
     if not opts.inputs:
         raise GradeUsageError("missing FILE|GRID|-: name a file of grids, '-' for standard input, "
@@ -139,7 +139,7 @@ def _check_plugins(h: Hierarchy | None) -> None:
     """A hierarchy that names a missing plugin fails early, with a clear message."""
     if h is None:
         return
-    from ..plugins import PluginError, rule_class
+    from grader.strategy.plugins import PluginError, rule_class
 
     for spec in h.rules:
         try:
@@ -157,7 +157,7 @@ def _check_output(opts: GradeOptions) -> None:
             raise GradeUsageError(f"--output {output}: the name must end in .jsonl or .csv")
         if output.is_dir():
             raise GradeUsageError(f"--output {output}: is a directory")
-        from ..files import special_kind
+        from grader.formats.files import special_kind
 
         kind = special_kind(output)
         if kind is not None:
@@ -174,8 +174,8 @@ def _check_output(opts: GradeOptions) -> None:
 
 def _check_extras(opts: GradeOptions) -> None:
     """--plot, --check-engine and --dask need what may not be installed."""
-    from ..files import plot_path_problem
-    from .task import EngineUnavailable, engine_solver
+    from grader.bulk.task import EngineUnavailable, engine_solver
+    from grader.formats.files import plot_path_problem
 
     if opts.plot is not None:
         try:
@@ -201,8 +201,8 @@ def _check_extras(opts: GradeOptions) -> None:
 
 def _check_files(opts: GradeOptions) -> None:
     """Every input readable, no output that is an input: before any work."""
-    from ..files import OutputError, check_output_not_input
-    from ..formats import InputError, check_sources
+    from grader.formats import InputError, check_sources
+    from grader.formats.files import OutputError, check_output_not_input
 
     try:
         check_sources(list(opts.inputs))

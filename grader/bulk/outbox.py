@@ -4,7 +4,7 @@
 A worker answers the grids it is sent one at a time, in order, and sends the
 answers back in batches (an :class:`_Outbox`).  It ignores Ctrl-C (the
 parent's business: the parent collects what is done, then stops it) and
-ends when the command ends, even while busy (:mod:`grader.orphans`).
+ends when the command ends, even while busy (:mod:`grader.bulk.orphans`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..orphans import exit_with_parent
+from grader.bulk.orphans import exit_with_parent
 
 #: A worker sends its answers at once when no grid waits for it, else when a
 #: grid is done and the oldest unsent answer is this old ...

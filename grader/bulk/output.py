@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..files import (
+from grader.bulk.codec import extra_columns, output_fields
+from grader.bulk.options import GradeOptions, GradeUsageError
+from grader.bulk.resume import SETTING_LABELS, ResumeCursor, ResumeError, resume_settings
+from grader.bulk.select import existing_csv_header
+from grader.bulk.sinks import ResultWriter
+from grader.bulk.sources import Head
+from grader.formats.files import (
     OutputError,
     OutputLock,
     read_settings,
@@ -14,13 +20,7 @@ from ..files import (
     was_sorted,
     write_settings,
 )
-from ..hierarchy import Hierarchy
-from .codec import extra_columns, output_fields
-from .options import GradeOptions, GradeUsageError
-from .resume import SETTING_LABELS, ResumeCursor, ResumeError, resume_settings
-from .select import existing_csv_header
-from .sinks import ResultWriter
-from .sources import Head
+from grader.strategy.hierarchy import Hierarchy
 
 
 class OutputFile:

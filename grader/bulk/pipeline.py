@@ -15,12 +15,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from ..formats import Record
-from ..interrupts import atomic
-from .codec import Result
-from .pool import Pool
-from .resume import ResumeCursor
-from .task import Answer, malformed_result, task_of
+from grader.bulk.codec import Result
+from grader.bulk.interrupts import atomic
+from grader.bulk.pool import Pool
+from grader.bulk.resume import ResumeCursor
+from grader.bulk.task import Answer, malformed_result, task_of
+from grader.formats import Record
 
 #: On Ctrl-C, how long the answers already done are waited for.
 INTERRUPT_GRACE = 0.5

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..errors import GraderError
-from ..grading import Grader
-from .task import Answer, GradeConfig, Task, Worker
+from grader.bulk.task import Answer, GradeConfig, Task, Worker
+from grader.core.errors import GraderError
+from grader.strategy.grading import Grader
 
 #: How many records a run holds between reading and writing, at least.
 WINDOW = 256

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Protocol
 
-from ..interrupts import start_helpers
-from .clock import running
-from .outbox import worker_main
-from .pool import WINDOW, WorkerFailed
+from grader.bulk.clock import running
+from grader.bulk.interrupts import start_helpers
+from grader.bulk.outbox import worker_main
+from grader.bulk.pool import WINDOW, WorkerFailed
 
 #: The parent sends grids to a worker this many at a time (or fewer, when it waits).
 SEND_TASKS = 32
@@ -102,7 +102,7 @@ class ProcessPool:
             self.ctx.set_forkserver_preload(list(job.preload))
         start_helpers(forkserver="forkserver" in methods)  # SIGHUP is the command's to handle
         self.selector = selectors.DefaultSelector()
-        # never written to: it closes when this process ends (grader.orphans)
+        # never written to: it closes when this process ends (grader.bulk.orphans)
         self.lifeline, self.lifeline_out = self.ctx.Pipe(duplex=False)
         self.workers: list[_Proc] = []
         self.pending: list[Any] = []

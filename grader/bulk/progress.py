@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .pipeline import Entry
-from .sources import count_lines
+from grader.bulk.pipeline import Entry
+from grader.bulk.sources import count_lines
 
 
 class Progress:

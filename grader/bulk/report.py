@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .summary import Summary
+from grader.bulk.summary import Summary
 
 if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from .pipeline import RunStats
+    from grader.bulk.pipeline import RunStats
 
 
 def render_summary(s: Summary, stats: RunStats | None = None, jobs: int | None = None,
@@ -138,7 +138,7 @@ def _bad(s: Summary) -> list[Any]:
 def _label(text: str) -> str:
     """A name from the hierarchy as matplotlib draws it: as it is (a ``$`` is a
     dollar, not mathematics; control characters are escapes)."""
-    from ..textsafe import escape_controls
+    from grader.core.textsafe import escape_controls
 
     return escape_controls(text, newlines=False).replace("$", r"\$")
 

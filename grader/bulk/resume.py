@@ -34,11 +34,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import GraderError
-from ..formats import Record
-from ..hierarchy import Hierarchy
-from .codec import DecodeError, Result, decode_csv_row, decode_json_line
-from .sources import expected_puzzle
+from grader.bulk.codec import DecodeError, Result, decode_csv_row, decode_json_line
+from grader.bulk.sources import expected_puzzle
+from grader.core.errors import GraderError
+from grader.formats import Record
+from grader.strategy.hierarchy import Hierarchy
 
 #: How a resumed output that cannot be used ends: what to do about it.
 ADVICE = "repair or remove it, or start afresh with --overwrite"
@@ -277,7 +277,7 @@ class ResumeCursor:
 
 
 #: What a resumed run must share with the run that wrote the output (recorded
-#: beside it by :func:`grader.files.write_settings`), with the option that sets each.
+#: beside it by :func:`grader.formats.files.write_settings`), with the option that sets each.
 SETTING_LABELS = {
     "inputs": "another input", "input_format": "--input-format", "box": "--box",
     "column": "--column", "hierarchy": "--hierarchy/--propagation (the rule table)",
@@ -291,7 +291,7 @@ def resume_settings(inputs: Iterable[str], input_format: str, box: str | None,
                     dedupe: bool, keep_columns: bool, where: str | None,
                     min_level: int | None, max_level: int | None) -> dict[str, Any]:
     """The settings that decide what a run writes (see :data:`SETTING_LABELS`)."""
-    from ..files import input_names
+    from grader.formats.files import input_names
 
     table = hashlib.blake2b(hierarchy.model_dump_json().encode(), digest_size=8).hexdigest()
     return {"inputs": input_names(inputs), "input_format": input_format, "box": box,

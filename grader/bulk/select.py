@@ -19,10 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..textsafe import spreadsheet_text
-from .codec import Encoder, Result
-from .resume import read_output
-from .where import Where, WhereError
+from grader.bulk.codec import Encoder, Result
+from grader.bulk.resume import read_output
+from grader.bulk.where import Where, WhereError
+from grader.core.textsafe import spreadsheet_text
 
 #: What :meth:`Selection.judge` says of a result.
 KEEP, DROP, DUPLICATE = "keep", "drop", "duplicate"
@@ -72,7 +72,7 @@ class Selection:
     def _canonical(self, d: Result, resumed: bool) -> Any:
         canon = d.get("canonical")
         if canon is None and resumed and d.get("size") and d.get("verdict") != "malformed":
-            from ..canonical import canonical_key  # an output written without --dedupe
+            from grader.formats.canonical import canonical_key  # an output written without --dedupe
 
             with contextlib.suppress(ValueError):
                 canon = canonical_key(str(d["puzzle"]), self.box)

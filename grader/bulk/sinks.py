@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from ..hierarchy import Hierarchy
-from ..textsafe import escape_controls
-from .codec import Encoder, Result, to_model
-from .tables import TABLE_PAGE, render_panel, results_table
+from grader.bulk.codec import Encoder, Result, to_model
+from grader.bulk.tables import TABLE_PAGE, render_panel, results_table
+from grader.core.textsafe import escape_controls
+from grader.strategy.hierarchy import Hierarchy
 
 
 class ResultWriter:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..formats import Record, iter_sources
+from grader.formats import Record, iter_sources
 
 
 def records(sources: Iterable[str], input_format: str = "auto",
@@ -54,7 +54,7 @@ class Head:
 
     def columns(self, keep_columns: bool) -> set[str]:
         """The input's own columns, as far as the head shows them."""
-        from .codec import extra_columns
+        from grader.bulk.codec import extra_columns
 
         columns = {k for rec in self.records for k in rec.extra}
         if any(rec.format in ("line", "nt") for rec in self.records):

@@ -8,8 +8,8 @@ import heapq
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..hierarchy import Hierarchy
-from .codec import Result
+from grader.bulk.codec import Result
+from grader.strategy.hierarchy import Hierarchy
 
 
 @dataclass

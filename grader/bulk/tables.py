@@ -7,8 +7,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..grading import GradeResult
-from ..hierarchy import Hierarchy
+from grader.strategy.grading import GradeResult
+from grader.strategy.hierarchy import Hierarchy
 
 
 def _result_row(r: GradeResult) -> list[Text]:

@@ -2,7 +2,7 @@
 grid is timed out.
 
 Whatever the pool (this process, worker processes, a Dask cluster), a grid
-is graded by a :class:`Worker`: it builds one :class:`~grader.grading.Grader`
+is graded by a :class:`Worker`: it builds one :class:`~grader.strategy.grading.Grader`
 from a :class:`GradeConfig`, answers each :data:`Task` with the result dict
 and, when the run writes JSON Lines or CSV, the result's line of output
 already encoded (so that the parent only writes it), and gives up on a grid
@@ -22,14 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..errors import GraderError
-from ..formats import Grid, Record
-from ..geometry import geometry
-from ..grading import Grader, GradeResult
-from ..hierarchy import Hierarchy
-from ..rule import RuleError
-from .clock import running
-from .codec import Encoder, Result
+from grader.bulk.clock import running
+from grader.bulk.codec import Encoder, Result
+from grader.core.errors import GraderError
+from grader.core.geometry import geometry
+from grader.core.rule import RuleError
+from grader.formats import Grid, Record
+from grader.strategy.grading import Grader, GradeResult
+from grader.strategy.hierarchy import Hierarchy
 
 #: A task sent to a worker: (index, line, a, b, values).
 Task = tuple[int, int, int, int, tuple[int, ...]]
@@ -54,7 +54,7 @@ class GradeConfig:
 
     #: What the fork server of a pool of processes imports once (see
     #: :class:`grader.bulk.processes.Job`).
-    preload: ClassVar[tuple[str, ...]] = ("grader.bulk.task", "grader.grading")
+    preload: ClassVar[tuple[str, ...]] = ("grader.bulk.task", "grader.strategy.grading")
 
     def start(self, timeout: float | None) -> Worker:
         """The worker of a process of the pool."""
@@ -73,9 +73,9 @@ class EngineUnavailable(GraderError, RuntimeError):
 
 def engine_solver(name: str) -> Any:
     """The exact-solver callable ``(geo, values, limit) -> SolveResult`` of a named
-    engine of :mod:`grader.engines`."""
+    engine of :mod:`grader.exact`."""
     try:
-        from .. import engines
+        from grader import exact as engines
     except ImportError as e:
         raise EngineUnavailable(
             f"exact-solver engines are not available in this installation ({e})") from e
@@ -140,7 +140,7 @@ def grade_task(grader: Grader, cfg: GradeConfig, task: Task) -> Result:
                            time.perf_counter() - t0, cfg.with_solution)
         grid = None
     if cfg.canonical:
-        from ..canonical import canonical_form
+        from grader.formats.canonical import canonical_form
 
         d["canonical"] = canonical_form(grid) if grid is not None else d["puzzle"]
     return d

@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import fields
-from ..errors import GraderError
-from .codec import Result
+from grader.bulk.codec import Result
+from grader.core import fields
+from grader.core.errors import GraderError
 
 
 class WhereError(GraderError, ValueError):

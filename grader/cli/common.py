@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 from rich.markup import escape
 
-from ..formats import FORMATS
-from ..geometry import parse_box
-from ..terminal import make_console
+from grader.core.geometry import parse_box
+from grader.core.terminal import make_console
+from grader.formats import FORMATS
 
 if TYPE_CHECKING:
-    from ..hierarchy import Hierarchy
+    from grader.strategy.hierarchy import Hierarchy
 
 
 class InputFormat(StrEnum):
@@ -56,7 +56,7 @@ def box_option(text: str | None) -> tuple[int, int] | None:
 
 
 def hierarchy_option(path: Path | None, propagation: str | None = None) -> Hierarchy:
-    from ..hierarchy import HierarchyError, load_hierarchy
+    from grader.strategy.hierarchy import HierarchyError, load_hierarchy
 
     try:
         h = load_hierarchy(path)
@@ -72,7 +72,7 @@ def hierarchy_option(path: Path | None, propagation: str | None = None) -> Hiera
 
 def check_plugins(h: Hierarchy) -> None:
     """Fail early, with a clear message, when a hierarchy names a missing plugin."""
-    from ..plugins import PluginError, rule_class
+    from grader.strategy.plugins import PluginError, rule_class
 
     for spec in h.rules:
         try:
@@ -121,8 +121,8 @@ def stdin_is_tty() -> bool:
 def sigterm_as_interrupt() -> Iterator[None]:
     """SIGTERM (``kill``, a scheduler's stop) and SIGHUP handled as Ctrl-C
     inside the block: what was made is kept and the command says
-    "interrupted" (see :mod:`grader.interrupts`)."""
-    from ..interrupts import stop_signals_as_interrupt
+    "interrupted" (see :mod:`grader.bulk.interrupts`)."""
+    from grader.bulk.interrupts import stop_signals_as_interrupt
 
     with stop_signals_as_interrupt():
         yield

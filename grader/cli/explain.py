@@ -1,7 +1,7 @@
 """``explain``: every deduction in words and pictures, one step at a time.
 
-The command parses its options into an :class:`~grader.explain.request.ExplainOptions`
-and hands it to :mod:`grader.explain.request` (the position, the steps, the
+The command parses its options into an :class:`~grader.explainer.request.ExplainOptions`
+and hands it to :mod:`grader.explainer.request` (the position, the steps, the
 json/html/markdown texts); what stays here is the terminal: the text drawing,
 ``--step`` walking, hints on standard output, messages and exit status."""
 
@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand
 
-from ..files import open_output, write_output
-from ..textsafe import escape_controls
+from grader.core.textsafe import escape_controls
+from grader.formats.files import open_output, write_output
 
 if TYPE_CHECKING:
-    from ..explain.core import Walkthrough
-    from ..explain.position import Position
-    from ..explain.request import ExplainOptions
-from .common import (
+    from grader.explainer.core import Walkthrough
+    from grader.explainer.position import Position
+    from grader.explainer.request import ExplainOptions
+from grader.cli.common import (
     EXIT_NOT_OK,
     box_option,
     check_plugins,
@@ -32,7 +32,7 @@ from .common import (
     out,
     stdin_is_tty,
 )
-from .options import (
+from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
@@ -192,12 +192,12 @@ def explain_command(
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
     """
-    from ..engine import Engine
-    from ..explain.core import ExplainError, UsageError
-    from ..explain.request import ExplainOptions, load, walk
-    from ..files import OutputError, check_output_not_input
-    from ..formats import InputError
-    from ..rule import RuleError
+    from grader.core.rule import RuleError
+    from grader.explainer.core import ExplainError, UsageError
+    from grader.explainer.request import ExplainOptions, load, walk
+    from grader.formats import InputError
+    from grader.formats.files import OutputError, check_output_not_input
+    from grader.strategy.engine import Engine
 
     h = hierarchy_option(hierarchy)
     check_plugins(h)
@@ -230,7 +230,7 @@ def explain_command(
 
 def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -> None:
     """Write the explanation the options ask for."""
-    from ..explain.request import document_text
+    from grader.explainer.request import document_text
 
     depth = opts.depth
     if opts.step_number is not None:
@@ -239,7 +239,7 @@ def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -
     elif opts.hint is not None:
         _hint(wt, opts.hint, depth, opts.grid_drawing, opts.fmt, opts.output, opts.full_trace)
     elif opts.step_mode and opts.fmt == "text" and opts.output is None:
-        from ..explain.walker import print_all, walk
+        from grader.explainer.walker import print_all, walk
 
         if stdin_is_tty() and out.is_terminal:
             walk(wt, out, depth, opts.grid_drawing)
@@ -255,11 +255,11 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
           quiet: bool = False, full_trace: bool = False) -> None:
     from rich.text import Text
 
-    from ..explain.core import Walkthrough
-    from ..explain.document import facts
-    from ..explain.render import render_step
-    from ..explain.textgrid import Drawing
-    from ..terminal import SafeConsole as Console
+    from grader.core.terminal import SafeConsole as Console
+    from grader.explainer.core import Walkthrough
+    from grader.explainer.document import facts
+    from grader.explainer.render import render_step
+    from grader.explainer.textgrid import Drawing
 
     assert isinstance(wt, Walkthrough)
     console = out
@@ -292,8 +292,8 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
 def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
               output: Path | None, quiet: bool, full_trace: bool = False) -> None:
     """``--step N``: the board before step N, the step and its reasoning."""
-    from ..explain.render import render_step
-    from ..explain.request import step_count_error, step_json
+    from grader.explainer.render import render_step
+    from grader.explainer.request import step_count_error, step_json
 
     why = step_count_error(wt, number)
     if why is not None:
@@ -308,7 +308,7 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
         out.print(render_step(number, step, board if grid else None, wt.givens, detail,
                               full=full_trace), soft_wrap=not out.is_terminal)
         return
-    from ..terminal import SafeConsole as Console
+    from grader.core.terminal import SafeConsole as Console
 
     try:
         with open_output(output) as fh:
@@ -323,9 +323,9 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
 
 def _hint(wt: Walkthrough, level: str, detail: str, grid: bool, fmt: str,
           output: Path | None, full_trace: bool = False) -> None:
-    from ..explain.hints import hint_level, technique_hint, where_hint
-    from ..explain.render import render_step
-    from ..explain.request import hint_json, no_step_message
+    from grader.explainer.hints import hint_level, technique_hint, where_hint
+    from grader.explainer.render import render_step
+    from grader.explainer.request import hint_json, no_step_message
 
     if fmt == "json":
         _write(hint_json(wt, level, full_trace), output)

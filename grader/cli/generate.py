@@ -17,23 +17,8 @@ from typing import Annotated, Any, TextIO
 import typer
 from rich.markup import escape
 
-from ..files import open_output
-from ..formats import InputError
-from ..generator import Generated, GenerationError, TargetError, Task
-from ..generator.climb import Counters
-from ..generator.request import (
-    GenerateOptions,
-    Outcome,
-    Plan,
-    narrow_all,
-    prepare,
-    produce,
-    read_like,
-    summary,
-    write_daily_pack,
-)
-from ..interrupts import start_helpers
-from .common import (
+from grader.bulk.interrupts import start_helpers
+from grader.cli.common import (
     EXIT_NOT_OK,
     EXIT_OK,
     box_option,
@@ -43,7 +28,7 @@ from .common import (
     hierarchy_option,
     sigterm_as_interrupt,
 )
-from .options import (
+from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
@@ -58,6 +43,21 @@ from .options import (
     check_output,
     job_count,
     resolve_seed,
+)
+from grader.formats import InputError
+from grader.formats.files import open_output
+from grader.generator import Generated, GenerationError, TargetError, Task
+from grader.generator.climb import Counters
+from grader.generator.request import (
+    GenerateOptions,
+    Outcome,
+    Plan,
+    narrow_all,
+    prepare,
+    produce,
+    read_like,
+    summary,
+    write_daily_pack,
 )
 
 __all__ = ["GenerateOptions", "generate_command", "narrow_all", "read_like"]

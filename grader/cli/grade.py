@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..fields import WHERE_FIELDS
-from .common import (
+from grader.cli.common import (
     EXIT_OK,
     InputFormat,
     err,
@@ -24,7 +23,7 @@ from .common import (
     out,
     sigterm_as_interrupt,
 )
-from .options import (
+from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
@@ -36,9 +35,10 @@ from .options import (
     VersionOpt,
     seconds_or_none,
 )
+from grader.core.fields import WHERE_FIELDS
 
 if TYPE_CHECKING:
-    from ..bulk.options import GradeOptions
+    from grader.bulk.options import GradeOptions
 
 __all__ = ["OutputFormat", "grade_command"]
 
@@ -213,12 +213,12 @@ def grade_command(
 
     Exit status: 0 when every grid is ok, 1 when some are not, 2 on a usage
     error or an unreadable file, 130 when interrupted."""
-    from ..bulk.options import GradeOptions
+    from grader.bulk.options import GradeOptions
 
     h = hierarchy_option(hierarchy, propagation)
     if list_rules:
-        from ..plugins import rule_table
-        from .rules import print_rules
+        from grader.cli.rules import print_rules
+        from grader.strategy.plugins import rule_table
 
         print_rules(rule_table(h), h.name)
         raise typer.Exit(EXIT_OK)
@@ -235,8 +235,8 @@ def grade_command(
 
 def run_grade(opts: GradeOptions) -> int:
     """Run ``opts`` with SIGTERM as Ctrl-C; a refusal printed, exit status 2."""
-    from ..bulk.collection import grade_collection
-    from ..bulk.options import GradeUsageError
+    from grader.bulk.collection import grade_collection
+    from grader.bulk.options import GradeUsageError
 
     try:
         with sigterm_as_interrupt():

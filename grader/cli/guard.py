@@ -6,7 +6,7 @@ e.g. ``grade ... | head``, quietly); Ctrl-C with 130; running out of memory
 with one line and 2.  Anything else that escapes a command is a bug: one line
 saying so (set ``SUDOKU_GRADER_DEBUG=1`` for the traceback), exit status 2.
 Standard output and error never fail on a character their encoding lacks
-(:func:`grader.textsafe.tolerant_streams`)."""
+(:func:`grader.core.textsafe.tolerant_streams`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from ..textsafe import env_flag, escape_controls, tolerant_streams
+from grader.core.textsafe import env_flag, escape_controls, tolerant_streams
 
 #: errno values that mean "the output cannot take more data"
 WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .guard import guarded
+from grader.cli.guard import guarded
 
 #: command name -> (module, attribute, kind) where kind is "command" for a
 #: function or "group" for a Typer app with sub-commands.
@@ -65,8 +65,8 @@ def _fast_version(argv: list[str]) -> None:
     """``--version`` answers before typer and the commands are imported (< 0.5 s)."""
     args = argv[: argv.index("--")] if "--" in argv else argv
     if "--version" in args and not {"-h", "--help"} & set(args):
-        from ..about import hierarchy_from_argv, report
-        from ..textsafe import tolerant_streams
+        from grader.about import hierarchy_from_argv, report
+        from grader.core.textsafe import tolerant_streams
 
         tolerant_streams()
         try:
@@ -79,7 +79,7 @@ def _fast_version(argv: list[str]) -> None:
 def build_app() -> Any:
     import typer
 
-    from .options import umbrella
+    from grader.cli.options import umbrella
 
     app = typer.Typer(
         name="grader",

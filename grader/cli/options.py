@@ -21,7 +21,7 @@ from typing import Annotated
 
 import typer
 
-from .common import InputFormat, err, fail, out
+from grader.cli.common import InputFormat, err, fail, out
 
 
 class Color(StrEnum):
@@ -48,7 +48,7 @@ def set_color(mode: Color | str | None) -> Color | str | None:
 
 def _version(value: bool | None) -> None:
     if value:
-        from ..about import hierarchy_from_argv, report
+        from grader.about import hierarchy_from_argv, report
 
         print(report(hierarchy_from_argv(sys.argv[1:])))
         raise typer.Exit(0)
@@ -161,7 +161,7 @@ def job_count(jobs: int | None, quiet: bool = False, command: str = "generate") 
     """``--jobs``: 0 (or None) means one per usable CPU; more than the CPUs or
     the memory allow are not started (said on standard error unless ``quiet``;
     see :mod:`grader.bulk.capacity`)."""
-    from ..bulk.capacity import plan_jobs
+    from grader.bulk.capacity import plan_jobs
 
     if jobs is not None and jobs < 0:
         fail(f"--jobs {jobs}: give a number of processes, or 0 for all cores")

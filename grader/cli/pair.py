@@ -12,24 +12,7 @@ from typing import Annotated
 
 import typer
 
-from ..engines import EngineError
-from ..engines.render import draw, draw_rich, side_by_side
-from ..files import OutputError, check_output_not_input, output_problem, write_output
-from ..formats import Grid, InputError, Record, iter_source
-from ..pairs import (
-    DEFAULT_PAIR_SOLVER,
-    GeneratedPair,
-    PairGenerateOptions,
-    check_pair_order,
-    is_pair_solution,
-    pair_generate,
-    pair_summary,
-    pair_text,
-    render_pair,
-    solve_pair,
-    verify_pair,
-)
-from .common import (
+from grader.cli.common import (
     EXIT_NOT_OK,
     EXIT_OK,
     InputFormat,
@@ -39,7 +22,7 @@ from .common import (
     out,
     sigterm_as_interrupt,
 )
-from .options import (
+from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
@@ -54,6 +37,23 @@ from .options import (
     count_limit,
     resolve_seed,
 )
+from grader.exact import EngineError
+from grader.exact.pairs import (
+    DEFAULT_PAIR_SOLVER,
+    GeneratedPair,
+    PairGenerateOptions,
+    check_pair_order,
+    is_pair_solution,
+    pair_generate,
+    pair_summary,
+    pair_text,
+    render_pair,
+    solve_pair,
+    verify_pair,
+)
+from grader.exact.render import draw, draw_rich, side_by_side
+from grader.formats import Grid, InputError, Record, iter_source
+from grader.formats.files import OutputError, check_output_not_input, output_problem, write_output
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 

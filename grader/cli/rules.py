@@ -13,9 +13,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..plugins import RuleInfo, rule_table
-from ..terminal import SafeConsole as Console
-from .common import EXIT_NOT_OK, hierarchy_option, out
+from grader.cli.common import EXIT_NOT_OK, hierarchy_option, out
+from grader.core.terminal import SafeConsole as Console
+from grader.strategy.plugins import RuleInfo, rule_table
 
 
 class RulesFormat(StrEnum):

@@ -10,8 +10,8 @@ from typing import Annotated
 
 import typer
 
-from .common import box_option, check_plugins, fail, hierarchy_option
-from .options import BoxOpt, HierarchyOpt, VersionOpt
+from grader.cli.common import box_option, check_plugins, fail, hierarchy_option
+from grader.cli.options import BoxOpt, HierarchyOpt, VersionOpt
 
 ServeGridArg = Annotated[str | None, typer.Argument(
     metavar="[FILE|GRID]", show_default=False,
@@ -57,7 +57,7 @@ def serve_command(
     python -m grader serve puzzles/book-figures.txt --index 10 --open
     python -m grader serve GRID --port 8000 --time-limit 20
     """
-    from ..web import ServeOptions, StartupError, missing_extra, serve
+    from grader.web import ServeOptions, StartupError, missing_extra, serve
 
     missing = missing_extra()
     if missing is not None:

@@ -1,8 +1,8 @@
 """``solve``: exact solvers (native, sat, csp, cp) for one grid or a batch,
 SAT export in DIMACS, and engine comparison.
 
-The command parses its options into a :class:`~grader.engines.solving.SolveOptions`
-and hands it to :mod:`grader.engines.solving`; what stays here is the
+The command parses its options into a :class:`~grader.exact.solving.SolveOptions`
+and hands it to :mod:`grader.exact.solving`; what stays here is the
 terminal (one grid drawn, the batch report, progress, messages, exit status).
 ``--compare`` and ``--dimacs`` are in :mod:`grader.cli.solve_tools`."""
 
@@ -17,24 +17,7 @@ from typing import IO, Annotated
 
 import typer
 
-from ..engines import ENGINES, EngineError, ExactEngine
-from ..engines.render import draw_rich, in_record_format
-from ..engines.solving import (
-    COUNT_LIMIT,
-    Outcome,
-    SolveOptions,
-    all_good,
-    encoding_sizes,
-    report_lines,
-    solve_record,
-    solve_records,
-    summary,
-    write_outputs,
-)
-from ..files import OutputError, check_output_not_input, open_output, plot_path_problem
-from ..formats import InputError, Record, check_sources
-from ..textsafe import escape_controls
-from .common import (
+from grader.cli.common import (
     EXIT_NOT_OK,
     EXIT_OK,
     InputFormat,
@@ -44,7 +27,7 @@ from .common import (
     out,
     sigterm_as_interrupt,
 )
-from .options import (
+from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
@@ -57,7 +40,29 @@ from .options import (
     check_output,
     count_limit,
 )
-from .solve_tools import Progress, compare_engines, write_dimacs_files
+from grader.cli.solve_tools import Progress, compare_engines, write_dimacs_files
+from grader.core.textsafe import escape_controls
+from grader.exact import ENGINES, EngineError, ExactEngine
+from grader.exact.render import draw_rich, in_record_format
+from grader.exact.solving import (
+    COUNT_LIMIT,
+    Outcome,
+    SolveOptions,
+    all_good,
+    encoding_sizes,
+    report_lines,
+    solve_record,
+    solve_records,
+    summary,
+    write_outputs,
+)
+from grader.formats import InputError, Record, check_sources
+from grader.formats.files import (
+    OutputError,
+    check_output_not_input,
+    open_output,
+    plot_path_problem,
+)
 
 __all__ = ["COUNT_LIMIT", "Outcome", "SolveOptions", "solve_command", "solve_record"]
 
@@ -227,7 +232,7 @@ def _check_usage(opts: SolveOptions, inputs: list[str], outputs: list[Path | Non
 
 
 def _compare_names(compare: list[str]) -> list[str]:
-    from ..engines.solving import compare_names
+    from grader.exact.solving import compare_names
 
     try:
         return compare_names(compare)
@@ -363,7 +368,7 @@ def _print_stats(eng: ExactEngine, outcomes: list[Outcome]) -> None:
 
 
 def _plot_trace(eng: ExactEngine, o: Outcome, path: Path) -> None:
-    from ..engines.csp import CspEngine, plot_trace
+    from grader.exact.csp import CspEngine, plot_trace
 
     if not isinstance(eng, CspEngine) or eng.last_trace is None:
         fail("no AC-3 trace to plot (the grid was not searched)", EXIT_NOT_OK)

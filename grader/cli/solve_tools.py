@@ -1,6 +1,6 @@
 """``solve --compare`` and ``solve --dimacs``: the two modes of ``solve`` that
 do not report one engine's solutions (their work is in
-:mod:`grader.engines.solving` and :mod:`grader.engines.cnf`; here the table,
+:mod:`grader.exact.solving` and :mod:`grader.exact.cnf`; here the table,
 the plot and the messages), and the progress bar of a batch."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import NoReturn
 import typer
 from rich.table import Table
 
-from ..engines import EngineError
-from ..engines.cnf import encode
-from ..engines.solving import Comparison, Outcome, SolveOptions, compare, encoding_sizes
-from ..files import open_output
-from ..formats import InputError, Record
-from .common import EXIT_NOT_OK, EXIT_OK, err, fail, out, sigterm_as_interrupt
+from grader.cli.common import EXIT_NOT_OK, EXIT_OK, err, fail, out, sigterm_as_interrupt
+from grader.exact import EngineError
+from grader.exact.cnf import encode
+from grader.exact.solving import Comparison, Outcome, SolveOptions, compare, encoding_sizes
+from grader.formats import InputError, Record
+from grader.formats.files import open_output
 
 
 class Progress:

@@ -36,9 +36,9 @@ Everything is importable from ``grader.formats`` itself, as before.
 
 from __future__ import annotations
 
-from .decode import BINARY_SNIFF_BYTES, MAX_LINE_BYTES, BadLine, binary_lines
-from .detect import detect_format, is_header_row
-from .grid import (
+from grader.formats.decode import BINARY_SNIFF_BYTES, MAX_LINE_BYTES, BadLine, binary_lines
+from grader.formats.detect import detect_format, is_header_row
+from grader.formats.grid import (
     EMPTY_SYMBOLS,
     FORMATS,
     JSON_KEYS,
@@ -51,7 +51,7 @@ from .grid import (
     parse_grid_token,
     parse_line,
 )
-from .sources import (
+from grader.formats.sources import (
     DETECT_LINES,
     DETECT_MAX_LINES,
     check_sources,

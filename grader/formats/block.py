@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .decode import BadLine, _bad, _is_comment
-from .detect import _block_row, _text_line
-from .grid import _BOX_CHARS, MalformedGrid, Record, _clip, _valid_side, parse_grid_token
-from .line import _as_line
+from grader.formats.decode import BadLine, _bad, _is_comment
+from grader.formats.detect import _block_row, _text_line
+from grader.formats.grid import (
+    _BOX_CHARS,
+    MalformedGrid,
+    Record,
+    _clip,
+    _valid_side,
+    parse_grid_token,
+)
+from grader.formats.line import _as_line
 
 
 def _iter_block(lines: Iterable[tuple[int, str]], source: str,

@@ -7,9 +7,9 @@ import csv
 from collections.abc import Iterable, Iterator
 from itertools import chain
 
-from .decode import BadLine, _bad, _content
-from .detect import _csv_column
-from .grid import (
+from grader.formats.decode import BadLine, _bad, _content
+from grader.formats.detect import _csv_column
+from grader.formats.grid import (
     JSON_KEYS,
     InputError,
     MalformedGrid,
@@ -18,7 +18,7 @@ from .grid import (
     _looks_like_grid,
     parse_grid_token,
 )
-from .line import _as_line
+from grader.formats.line import _as_line
 
 
 def _iter_csv(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int] | None,

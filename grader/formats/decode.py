@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
-from .grid import InputError, Record, _clip
+from grader.formats.grid import InputError, Record, _clip
 
 #: A line longer than this (in bytes) is a ``malformed`` record of its own; the
 #: rest of it is read and dropped in pieces, so memory stays bounded.

@@ -7,8 +7,8 @@ import csv
 import re
 from math import isqrt
 
-from .decode import BadLine, _content
-from .grid import (
+from grader.formats.decode import BadLine, _content
+from grader.formats.grid import (
     _BOX_CHARS,
     _GRID_CHARS,
     _SPLIT,

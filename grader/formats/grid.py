@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..board import Board
-from ..errors import GraderError
-from ..geometry import EMPTY_SYMBOLS, SYMBOLS, Geometry
-from ..tokens import MAX_SIDE as MAX_SIDE  # re-exported
-from ..tokens import MalformedGrid as MalformedGrid  # re-exported
-from ..tokens import _valid_side as _valid_side  # used by the format readers
-from ..tokens import parse_values
+from grader.core.board import Board
+from grader.core.errors import GraderError
+from grader.core.geometry import EMPTY_SYMBOLS, SYMBOLS, Geometry
+from grader.core.tokens import MAX_SIDE as MAX_SIDE  # re-exported
+from grader.core.tokens import MalformedGrid as MalformedGrid  # re-exported
+from grader.core.tokens import _valid_side as _valid_side  # used by the format readers
+from grader.core.tokens import parse_values
 
 FORMATS = ("auto", "line", "nt", "block", "csv", "jsonl")
 JSON_KEYS = ("puzzle", "quizzes", "grid")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from .decode import BadLine, _bad, _content
-from .grid import JSON_KEYS, MalformedGrid, Record, _clip, parse_grid_token
-from .line import _as_line
+from grader.formats.decode import BadLine, _bad, _content
+from grader.formats.grid import JSON_KEYS, MalformedGrid, Record, _clip, parse_grid_token
+from grader.formats.line import _as_line
 
 
 def _json_object(raw: str) -> tuple[dict[str, object] | None, str | None]:

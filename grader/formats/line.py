@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .decode import BadLine, _bad, _content
-from .detect import is_header_row
-from .grid import _SPLIT, Record, _clip, parse_line
+from grader.formats.decode import BadLine, _bad, _content
+from grader.formats.detect import is_header_row
+from grader.formats.grid import _SPLIT, Record, _clip, parse_line
 
 
 def _iter_line(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int] | None,

@@ -10,13 +10,13 @@ from itertools import chain
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from .block import _iter_block
-from .csv_rows import _iter_csv
-from .decode import _content, binary_lines
-from .detect import detect_format
-from .grid import _SPLIT, FORMATS, InputError, Record, _looks_like_grid, _nt_token
-from .jsonl import _iter_jsonl
-from .line import _iter_line
+from grader.formats.block import _iter_block
+from grader.formats.csv_rows import _iter_csv
+from grader.formats.decode import _content, binary_lines
+from grader.formats.detect import detect_format
+from grader.formats.grid import _SPLIT, FORMATS, InputError, Record, _looks_like_grid, _nt_token
+from grader.formats.jsonl import _iter_jsonl
+from grader.formats.line import _iter_line
 
 #: Format detection reads this many lines holding something (or this many
 #: lines in all, blank lines and comments included), whichever comes first.

@@ -14,14 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..geometry import geometry_for_size
-from ..hierarchy import Hierarchy, load_hierarchy
-from .output import OUTPUT_FORMATS, CsvWriter, format_grid, record
-from .pack import write_pack
-from .run import Task, plan_tasks, run, run_task
-from .search import METHODS, Generated, GenerationError, Generator, Settings, Stats, task_rng
-from .symmetry import SYMMETRIES, is_symmetric, orbits
-from .targets import (
+from grader.core.geometry import geometry_for_size
+from grader.generator.output import OUTPUT_FORMATS, CsvWriter, format_grid, record
+from grader.generator.pack import write_pack
+from grader.generator.run import Task, plan_tasks, run, run_task
+from grader.generator.search import (
+    METHODS,
+    Generated,
+    GenerationError,
+    Generator,
+    Settings,
+    Stats,
+    task_rng,
+)
+from grader.generator.symmetry import SYMMETRIES, is_symmetric, orbits
+from grader.generator.targets import (
     Target,
     TargetError,
     impossible,
@@ -31,6 +38,7 @@ from .targets import (
     parse_targets,
     rating_bands,
 )
+from grader.strategy.hierarchy import Hierarchy, load_hierarchy
 
 __all__ = [
     "METHODS", "OUTPUT_FORMATS", "SYMMETRIES", "CsvWriter", "Generated", "GenerationError",

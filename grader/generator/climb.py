@@ -24,7 +24,7 @@ Each neighbour is judged by the cheapest test that can reject it, in order:
 4. "hopeful": the fixpoint of the depth-1 rules below the band does not
    solve the grid (below level 14 for ``--level 14``; every depth-1 rule for
    ``--depth 2``), which the band needs;
-5. the full grade by :class:`grader.grading.Grader`, which decides.
+5. the full grade by :class:`grader.strategy.grading.Grader`, which decides.
 
 Once a grid of the request is found, the search explores around it: a
 random walk among hopeful neighbours, each grid that differs in at least
@@ -43,15 +43,15 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .. import native
-from ..board import Board
-from ..propagate import fixpoint
-from ..rule import Rule
-from . import tridagon
-from .diverse import NearIndex, bundled, index_of
-from .search import ABOVE, BELOW, IN, Generated, Generator, Stats, Timeout
-from .symmetry import is_symmetric
-from .targets import Target, trial_levels
+from grader.core.board import Board
+from grader.core.rule import Rule
+from grader.generator import tridagon
+from grader.generator.diverse import NearIndex, bundled, index_of
+from grader.generator.search import ABOVE, BELOW, IN, Generated, Generator, Stats, Timeout
+from grader.generator.symmetry import is_symmetric
+from grader.generator.targets import Target, trial_levels
+from grader.kernel import c as native
+from grader.strategy.propagate import fixpoint
 
 #: grids one stream makes at most (then the run takes the next stream)
 QUOTA = 4

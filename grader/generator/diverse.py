@@ -80,7 +80,7 @@ def index_of(grids: Iterable[Sequence[int]], ncells: int) -> NearIndex:
 def bundled(ncells: int, folder: Path = PUZZLES) -> NearIndex:
     """The index of the grids of ``folder/*.txt`` with ``ncells`` cells
     (empty when the folder is not there); built once per process."""
-    from ..formats import InputError, iter_source
+    from grader.formats import InputError, iter_source
 
     idx = NearIndex(ncells)
     if not folder.is_dir():

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .. import native
-from ..board import Board
-from ..engine import Engine
-from ..geometry import Geometry
-from ..native import Program
-from ..propagate import fixpoint
-from ..rule import Rule
+from grader.core.board import Board
+from grader.core.geometry import Geometry
+from grader.core.rule import Rule
+from grader.kernel import c as native
+from grader.kernel.c import Program
+from grader.strategy.engine import Engine
+from grader.strategy.propagate import fixpoint
 
 
 def singles_closure(geo: Geometry, values: Sequence[int]) -> tuple[int, list[int], int]:
@@ -112,7 +112,7 @@ class Closures:
     with levels ``<= L`` exactly when the fixpoint of the rules of levels
     ``<= L`` is solved; the grid's level is the smallest such ``L``.  The
     fixpoint runs in the core's C accelerator when it is built
-    (:func:`grader.native.program`), else in :func:`grader.propagate.fixpoint`.
+    (:func:`grader.kernel.c.program`), else in :func:`grader.strategy.propagate.fixpoint`.
     """
 
     def __init__(self, engine: Engine) -> None:

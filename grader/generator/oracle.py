@@ -8,13 +8,13 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from .. import solver as _solver
-from ..board import Board
-from ..geometry import Geometry, geometry
-from ..grading import Grader
-from .fast import Closures, singles_closure
-from .settings import Settings, Stats, Timeout
-from .targets import Target
+from grader import kernel as _solver
+from grader.core.board import Board
+from grader.core.geometry import Geometry, geometry
+from grader.generator.fast import Closures, singles_closure
+from grader.generator.settings import Settings, Stats, Timeout
+from grader.generator.targets import Target
+from grader.strategy.grading import Grader
 
 BELOW, IN, ABOVE = 0, 1, 2
 INF = float("inf")

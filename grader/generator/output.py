@@ -22,11 +22,11 @@ import io
 import json
 from typing import Any
 
-from ..geometry import Geometry
-from ..grading import CONTRACT_FIELDS
-from ..hierarchy import Hierarchy
-from ..textsafe import spreadsheet_cell
-from .search import Generated
+from grader.core.geometry import Geometry
+from grader.core.textsafe import spreadsheet_cell
+from grader.generator.search import Generated
+from grader.strategy.grading import CONTRACT_FIELDS
+from grader.strategy.hierarchy import Hierarchy
 
 #: Output formats, as ``--format`` spells them.
 OUTPUT_FORMATS: tuple[str, ...] = ("line", "nt", "block", "csv", "jsonl")

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from ..board import Board
-from ..hierarchy import Hierarchy
-from .output import block_rows, comment, grid_text, record
-from .search import Generated
+from grader.core.board import Board
+from grader.generator.output import block_rows, comment, grid_text, record
+from grader.generator.search import Generated
+from grader.strategy.hierarchy import Hierarchy
 
 PACK_FILES = ("pack.txt", "solutions.txt", "pack.jsonl", "pack.html")
 
@@ -44,7 +44,7 @@ h2.solutions { page-break-before: always; break-before: page; }
 
 def _svg(board: Board, size_px: int, title: str, givens: set[int] | None = None) -> str:
     try:
-        from ..explain.svg import grid_svg
+        from grader.explainer.svg import grid_svg
     except ImportError:  # pragma: no cover - the explain package is part of the project
         rows = "\n".join(block_rows(board.geo, board.values))
         return f"<pre>{escape(rows)}</pre>"

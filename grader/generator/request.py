@@ -25,16 +25,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from ..formats import InputError, iter_source
-from ..geometry import SUPPORTED_SIZES, Geometry, geometry_for_size
-from ..hierarchy import Hierarchy, default_hierarchy
-from ..solver import solve
-from .climb import Counters, climbs
-from .output import CsvWriter, format_grid
-from .pack import write_pack
-from .run import Task, plan_tasks, run
-from .search import Generated, GenerationError, Generator, Settings
-from .targets import (
+from grader.core.geometry import SUPPORTED_SIZES, Geometry, geometry_for_size
+from grader.formats import InputError, iter_source
+from grader.generator.climb import Counters, climbs
+from grader.generator.output import CsvWriter, format_grid
+from grader.generator.pack import write_pack
+from grader.generator.run import Task, plan_tasks, run
+from grader.generator.search import Generated, GenerationError, Generator, Settings
+from grader.generator.targets import (
     Target,
     TargetError,
     impossible,
@@ -44,6 +42,8 @@ from .targets import (
     parse_targets,
     rating_bands,
 )
+from grader.kernel import solve
+from grader.strategy.hierarchy import Hierarchy, default_hierarchy
 
 #: what ``--format`` accepts
 FORMATS = ("line", "nt", "block", "csv", "jsonl")

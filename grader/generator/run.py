@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..bulk.processes import ProcessPool
-from .climb import QUOTA, Climber, Counters, climbs
-from .diverse import NearIndex, bundled
-from .search import Generated, GenerationError, Generator, Settings, task_rng
-from .targets import Target
+from grader.bulk.processes import ProcessPool
+from grader.generator.climb import QUOTA, Climber, Counters, climbs
+from grader.generator.diverse import NearIndex, bundled
+from grader.generator.search import Generated, GenerationError, Generator, Settings, task_rng
+from grader.generator.targets import Target
 
 
 @dataclass(frozen=True)

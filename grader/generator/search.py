@@ -32,7 +32,7 @@ in or above" (see :mod:`grader.generator.fast`); the exact solver is needed
 only for a band that reaches the top of the hierarchy (``expert``), when the
 rules below ``lo`` do not solve the grid.  The grading calls are therefore
 the cost; every grid kept is graded once more in full by
-:class:`grader.grading.Grader` and must re-grade to the band.
+:class:`grader.strategy.grading.Grader` and must re-grade to the band.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..formats import Grid
-from .oracle import (
+from grader.formats import Grid
+from grader.generator.oracle import (
     ABOVE,
     BELOW,
     CAPPED_FROM_SIDE,
@@ -53,9 +53,9 @@ from .oracle import (
     REFUTE_NODES,
     GridOracle,
 )
-from .settings import METHODS, Generated, GenerationError, Settings, Stats, Timeout
-from .symmetry import orbits
-from .targets import Target
+from grader.generator.settings import METHODS, Generated, GenerationError, Settings, Stats, Timeout
+from grader.generator.symmetry import orbits
+from grader.generator.targets import Target
 
 __all__ = [
     "ABOVE", "BELOW", "CAPPED_FROM_SIDE", "IN", "INF", "METHODS", "NODES_PER_CELL",

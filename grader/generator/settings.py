@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import GraderError
-from ..geometry import Geometry, geometry
-from ..grading import GradeResult
-from ..hierarchy import Hierarchy
-from .symmetry import SYMMETRIES
-from .targets import Target
+from grader.core.errors import GraderError
+from grader.core.geometry import Geometry, geometry
+from grader.generator.symmetry import SYMMETRIES
+from grader.generator.targets import Target
+from grader.strategy.grading import GradeResult
+from grader.strategy.hierarchy import Hierarchy
 
 #: Generation methods, as ``--method`` spells them.
 METHODS: tuple[str, ...] = ("guided", "top-down", "bottom-up")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..geometry import Geometry
+from grader.core.geometry import Geometry
 
 #: Symmetry names, as the ``--symmetry`` option spells them.
 SYMMETRIES: tuple[str, ...] = ("none", "central", "diagonal", "mirror")

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import GraderError
-from ..hierarchy import Hierarchy
+from grader.core.errors import GraderError
+from grader.strategy.hierarchy import Hierarchy
 
 
 class TargetError(GraderError, ValueError):
@@ -32,7 +32,7 @@ class Target:
         return level is not None and self.lo <= level <= self.hi
 
     def accepts(self, result: Any) -> bool:
-        """Whether a :class:`grader.grading.GradeResult` meets the whole
+        """Whether a :class:`grader.strategy.grading.GradeResult` meets the whole
         request: verdict ok, level in the band, depth and score in range."""
         if result.verdict != "ok" or not self.contains(result.level):
             return False
@@ -178,7 +178,7 @@ def parse_score(text: str) -> tuple[float, float]:
 
 def trial_levels(h: Hierarchy) -> set[int]:
     """The levels of the trial rules (those whose steps have a depth)."""
-    from ..plugins import rule_class
+    from grader.strategy.plugins import rule_class
 
     return {r.level for r in h.rules if rule_class(r.plugin).kind == "trial"}
 
@@ -190,7 +190,7 @@ def narrow(target: Target, h: Hierarchy, depth: tuple[int, int] | None,
 
     A grid's depth is that of its deepest trial, so a depth of 1 or more
     needs a trial level and depth 0 a level without trials; a grid of level
-    ``L`` scores in ``[10 L, 10 L + 10)`` (see :mod:`grader.grading`)."""
+    ``L`` scores in ``[10 L, 10 L + 10)`` (see :mod:`grader.strategy.grading`)."""
     levels = [lv for lv in sorted({r.level for r in h.rules}) if target.lo <= lv <= target.hi]
     trials = trial_levels(h)
     label = target.label

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from .search import Generator
+from grader.generator.search import Generator
 
 #: the transversals of a 3x3 box: row i of the box holds column PERMS[k][i]
 PERMS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(3)))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .options import ServeOptions, StartupError, missing_extra
+from grader.web.options import ServeOptions, StartupError, missing_extra
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -39,6 +39,6 @@ __all__ = ["ServeOptions", "StartupError", "missing_extra", "serve"]
 
 def serve(options: ServeOptions, ready: Callable[[str], None] | None = None) -> None:
     """Serve the explainer until interrupted; ``ready(url)`` once it listens."""
-    from .server import run
+    from grader.web.server import run
 
     run(options, ready)

@@ -26,12 +26,12 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .options import ServeOptions
-from .paths import DEFAULT_PATH, PATHS
-from .pool import JobFailed, JobRefused, JobTimeout, PoolBusy
-from .routes import router
-from .service import Service
-from .work import BadRequest
+from grader.web.options import ServeOptions
+from grader.web.paths import DEFAULT_PATH, PATHS
+from grader.web.pool import JobFailed, JobRefused, JobTimeout, PoolBusy
+from grader.web.routes import router
+from grader.web.service import Service
+from grader.web.work import BadRequest
 
 HERE = Path(__file__).resolve().parent
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -171,7 +171,7 @@ def page_state(request: Request, options: ServeOptions, start: dict[str, Any]) -
 def create_app(options: ServeOptions, start: dict[str, Any] | None = None) -> FastAPI:
     """The application; ``start``: the grid the page opens with when its URL
     names none (``grid``, ``input_format``, ``box``)."""
-    from .. import about
+    from grader import about
 
     service = Service(options)
 

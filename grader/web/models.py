@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .paths import DEFAULT_PATH
-from .work import Query
+from grader.web.paths import DEFAULT_PATH
+from grader.web.work import Query
 
 #: The longest grid text a request may hold (a 25x25 candidate string is 15625).
 MAX_GRID = 200_000

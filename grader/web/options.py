@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..hierarchy import Hierarchy
+    from grader.strategy.hierarchy import Hierarchy
 
 #: The modules the ``web`` extra brings, by the name they are imported as.
 WEB_MODULES = ("fastapi", "uvicorn", "jinja2")

@@ -2,7 +2,7 @@
 
 ``book`` is the minimal-level strategy of ``explain`` (always the easiest
 rule that makes progress).  A path is a function that makes the
-:class:`~grader.explain.core.Walkthrough` of a position; the page lists every
+:class:`~grader.explainer.core.Walkthrough` of a position; the page lists every
 path here and the explain request names one (``path`` in the API).  The
 ``pattern`` path (the easiest named pattern first) is announced and not built
 yet: to add it, give its entry a ``make`` function (in this module, so that
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..board import Board
-    from ..engine import Engine
-    from ..explain.core import Walkthrough
+    from grader.core.board import Board
+    from grader.explainer.core import Walkthrough
+    from grader.strategy.engine import Engine
 
 #: (board, givens, engine, max_level) -> the lazy walkthrough of the position
 MakePath = Callable[["Board", frozenset[int], "Engine", "int | None"], "Walkthrough"]
@@ -27,7 +27,7 @@ MakePath = Callable[["Board", frozenset[int], "Engine", "int | None"], "Walkthro
 def book_path(board: Board, givens: frozenset[int], engine: Engine,
               max_level: int | None) -> Walkthrough:
     """The book's path: the minimal-level strategy, as ``explain`` gives it."""
-    from ..explain import walkthrough
+    from grader.explainer import walkthrough
 
     return walkthrough(board, engine, givens=givens, max_level=max_level)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .options import ServeOptions
+from grader.web.options import ServeOptions
 
 #: Seconds a worker may stay silent past the deadline before it is killed.
 GRACE = 2.0
@@ -58,7 +58,7 @@ def _worker_main(conn: Connection, options: ServeOptions) -> None:
     """A worker process: answer each job sent until the pipe closes."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    from .work import Worker
+    from grader.web.work import Worker
 
     worker = Worker(options.hierarchy, options.time_limit)
     conn.send(("ready",))

@@ -11,7 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from .models import (
+from grader.web.models import (
     ErrorAnswer,
     ExplainAnswer,
     FrameAnswer,
@@ -24,8 +24,8 @@ from .models import (
     Position,
     StepRequest,
 )
-from .paths import PATHS
-from .service import Service
+from grader.web.paths import PATHS
+from grader.web.service import Service
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorAnswer, "description": "a grid, a move or a step that cannot be used"},

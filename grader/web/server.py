@@ -8,14 +8,14 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from .options import ServeOptions, StartupError, missing_extra
+from grader.web.options import ServeOptions, StartupError, missing_extra
 
 
 def opening(options: ServeOptions) -> dict[str, Any] | None:
     """The grid the page opens with (from the command line), or None."""
     if options.grid is None:
         return None
-    from .work import BadRequest, startup_position
+    from grader.web.work import BadRequest, startup_position
 
     try:
         text, fmt, box = startup_position(options.grid, options.index, options.box,
@@ -59,7 +59,7 @@ def run(options: ServeOptions, ready: Callable[[str], None] | None = None) -> No
                            f"pip install 'sudoku-grader[web]'")
     import uvicorn
 
-    from .app import create_app
+    from grader.web.app import create_app
 
     start = opening(options)
     sock = bind(options.host, options.port)

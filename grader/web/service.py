@@ -11,10 +11,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from . import views
-from .options import ServeOptions
-from .pool import WorkerPool
-from .work import Query, Solved
+from grader.web import views
+from grader.web.options import ServeOptions
+from grader.web.pool import WorkerPool
+from grader.web.work import Query, Solved
 
 #: How many walked positions the server keeps.
 CACHE_SIZE = 48

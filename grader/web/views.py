@@ -15,13 +15,13 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from ..explain import hint as hint_text
-from ..explain.document import candidates_list, values_string
-from ..explain.html import step_legend, step_teach
-from ..explain.model import step_model
-from ..explain.svg import grid_svg
-from ..steps import Step
-from .work import Solved, check_frame, fold_move
+from grader.core.steps import Step
+from grader.explainer import hint as hint_text
+from grader.explainer.document import candidates_list, values_string
+from grader.explainer.html import step_legend, step_teach
+from grader.explainer.model import step_model
+from grader.explainer.svg import grid_svg
+from grader.web.work import Solved, check_frame, fold_move
 
 #: The board's drawing size in pixels (it scales down to the screen's width).
 BOARD_PX = 540

@@ -16,13 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..board import Board
-from ..bulk.task import Deadline, GridTimeout
-from ..engine import Engine
-from ..errors import GraderError
-from ..explain.core import ExplainError
-from ..explain.document import facts, values_string
-from ..explain.position import (
+from grader.bulk.task import Deadline, GridTimeout
+from grader.core.board import Board
+from grader.core.errors import GraderError
+from grader.core.geometry import default_box, parse_box
+from grader.core.steps import Step
+from grader.explainer.core import ExplainError
+from grader.explainer.document import facts, values_string
+from grader.explainer.position import (
     Position,
     apply_moves,
     check_position,
@@ -30,11 +31,10 @@ from ..explain.position import (
     parse_position,
     split_moves,
 )
-from ..formats import Record
-from ..geometry import default_box, parse_box
-from ..hierarchy import Hierarchy
-from ..steps import Step
-from .paths import DEFAULT_PATH, PATHS
+from grader.formats import Record
+from grader.strategy.engine import Engine
+from grader.strategy.hierarchy import Hierarchy
+from grader.web.paths import DEFAULT_PATH, PATHS
 
 #: ExplainError messages start with one of these verdicts.
 _KINDS = ("malformed", "no-solution", "multiple-solutions", "contradiction")
@@ -301,7 +301,7 @@ def grade_of(s: Solved, hierarchy: Hierarchy | None) -> dict[str, Any] | None:
     it; None for pencil marks (grading reads values only)."""
     if s.input_format == "pencil":
         return None
-    from ..api import grade
+    from grader.api import grade
 
     r = grade(s.position, hierarchy=hierarchy, box=parse_box(s.box) if s.box else None)
     return r.model_dump(include={"verdict", "level", "rating", "se", "score", "depth",
@@ -329,7 +329,7 @@ class Worker:
 
     def grade(self, q: Query) -> dict[str, Any]:
         pos = read_position(q.grid, q.index, q.box, q.input_format)
-        from ..api import grade
+        from grader.api import grade
 
         r = grade(values_string(pos.board), hierarchy=self.hierarchy,
                   box=(pos.board.geo.a, pos.board.geo.b))

@@ -3,7 +3,7 @@
 Each grid is built here, not copied: a random full grid (a SAT solver with
 random decision phases, then a random symmetry), then givens removed in a
 random order while one incremental SAT solver, asked with assumptions,
-confirms that the solution stays unique (grader.engines.uniqueness).  Small
+confirms that the solution stays unique (grader.exact.uniqueness).  Small
 grids (and one 16x16) are made minimal; the other 16x16, 25x25 and 36x36 ones keep many givens
 (a bounded number of holes) so that every engine solves them in well under a
 second or two.  Run from the repository root:
@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from grader.engines.render import nt_line, token
-from grader.engines.uniqueness import UniquenessOracle, random_solution
-from grader.geometry import geometry_for_size
+from grader.core.geometry import geometry_for_size
+from grader.exact.render import nt_line, token
+from grader.exact.uniqueness import UniquenessOracle, random_solution
 
 HERE = Path(__file__).parent
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from grader import Grader, load_hierarchy, parse_grid_token
-from grader.plugins import rule_table
+from grader.strategy.plugins import rule_table
 from grader.testing import assert_kernels_agree, assert_sound, cell, make_rule, pencil, steps_of
 
 sudoku_xywing = pytest.importorskip(

@@ -1,0 +1,307 @@
+"""Deduction steps as frozen data.
+
+A :class:`Step` carries the technique, its level, the placements and
+eliminations, and the pattern that justifies them.  Summaries, explanations,
+drawings and JSON are all derived from it; nothing re-searches the grid.
+
+Cells are indices into the grid (row-major, 0-based); the step keeps a
+reference to its :class:`~grader.core.geometry.Geometry` so it can name them in the
+book's notation: cell ``(i, j)`` 1-based, regions ``R1``/``C1``/``B1``,
+``(i, j) <- v`` for a placement and ``(i, j) != v`` for an elimination.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.core.geometry import Geometry
+
+Cell = int
+Effect = tuple[int, int]  # (cell, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """What justifies a step: cells and regions with their roles, and values.
+
+    Roles are short words the templates and the drawing understand, e.g.
+    ``"target"`` (where the value goes), ``"subset"``, ``"base"``, ``"cover"``,
+    ``"pivot"``, ``"region"``, ``"block"``, ``"line"``."""
+
+    cells: tuple[tuple[int, str], ...] = ()
+    regions: tuple[tuple[int, str], ...] = ()
+    values: tuple[int, ...] = ()
+
+    def cells_with(self, role: str) -> tuple[int, ...]:
+        return tuple(c for c, r in self.cells if r == role)
+
+    def regions_with(self, role: str) -> tuple[int, ...]:
+        return tuple(g for g, r in self.regions if r == role)
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A contradiction reached inside a trial."""
+
+    reason: str
+    cells: tuple[int, ...] = ()
+    region: int | None = None
+    value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """One line of a branch's chain: the effects of one rule application
+    (``step``, as propagation applied it) that the chain needs, and the lines
+    they come from (``uses``: indexes of earlier lines, 0 = the assumption)."""
+
+    index: int
+    step: Step
+    placements: tuple[Effect, ...]
+    eliminations: tuple[Effect, ...]
+    uses: tuple[int, ...]
+
+    @property
+    def effects(self) -> tuple[tuple[int, int, bool], ...]:
+        """``(cell, value, placed)`` for each effect, placements first."""
+        return (tuple((c, v, True) for c, v in self.placements)
+                + tuple((c, v, False) for c, v in self.eliminations))
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """The minimal chain of a branch (see :mod:`grader.strategy.trials.chains`): only the
+    lines its end needs, each using only lines above it.
+
+    ``end``: the lines the contradiction (or the conclusions) rest on.
+    ``premises``: ``(cell, value)`` candidates already absent before the
+    assumption that the chain relies on (what the position itself gives; a
+    trial nested in a branch maps them onto the lines of the outer branch).
+    ``steps``: the derivation the chain was drawn from (its links' steps in
+    order, with the steps the chain does not need).  ``conflict``: the
+    contradiction the chain ends in (None when it ends in the conclusions)."""
+
+    links: tuple[Link, ...]
+    end: tuple[int, ...]
+    premises: tuple[Effect, ...] = ()
+    steps: tuple[Step, ...] = field(default=(), compare=False, repr=False)
+    conflict: Conflict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Branch:
+    """One alternative of a trial: the assumption ``cell <- value``, the
+    sub-steps that propagation applied (``steps``, the full trace, in the
+    minimal-level order), how it ended (``conflict``; the chain's own
+    contradiction when there is a chain, ``trace_conflict`` the trace's), and
+    ``chain``: the minimal chain (None when the engine does not record)."""
+
+    cell: int
+    value: int
+    steps: tuple[Step, ...]
+    conflict: Conflict | None = None
+    chain: Chain | None = None
+    trace_conflict: Conflict | None = field(default=None, compare=False)
+
+    @property
+    def trace_end(self) -> Conflict | None:
+        """The contradiction the full trace ends in."""
+        return self.trace_conflict if self.chain is not None else self.conflict
+
+    @property
+    def contradicts(self) -> bool:
+        return self.conflict is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One deduction."""
+
+    rule: str
+    name: str
+    level: int
+    family: str
+    placements: tuple[Effect, ...]
+    eliminations: tuple[Effect, ...]
+    pattern: Pattern
+    geo: Geometry = field(compare=False, repr=False)
+    branches: tuple[Branch, ...] = ()
+    depth: int = 0
+    reference: str = ""
+    #: The name of the pattern a trial's chain forms, when a scorer names it
+    #: (e.g. "XY-Wing"); empty otherwise.  Renderers show it beside the name.
+    pattern_name: str = ""
+
+    # -- text ----------------------------------------------------------
+    def effects_text(self) -> str:
+        """``(8, 6) <- 3`` and ``(1, 2) != 4`` in the book's notation."""
+        geo = self.geo
+        parts = [f"{geo.cell_name(c)} <- {geo.symbol(v)}" for c, v in self.placements]
+        parts += [f"{geo.cell_name(c)} != {geo.symbol(v)}" for c, v in self.eliminations]
+        return ", ".join(parts)
+
+    def reason(self) -> str:
+        """The template's reason (the part before ``=>``)."""
+        fn = _TEMPLATES.get(self.family)
+        if fn is None:
+            return "the pattern"
+        return fn(self)
+
+    def summary(self) -> str:
+        """One line: ``single position: in column C6, 3 can only go in (8, 6) => (8, 6) <- 3``."""
+        return f"{self.name}: {self.reason()} => {self.effects_text()}"
+
+    def explain(self, detail: str = "short") -> str:
+        """The explanation sentence at the given depth (``short`` or ``teach``)."""
+        if detail != "short":
+            fn = _TEACH.get(self.family)
+            if fn is not None:
+                return fn(self)
+        return self.summary()
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    # -- data ----------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (cells as 1-based ``[row, column]``)."""
+        geo = self.geo
+
+        def rc(c: int) -> list[int]:
+            return [geo.cell_row[c] + 1, geo.cell_col[c] + 1]
+
+        d: dict[str, Any] = {
+            "rule": self.rule,
+            "name": self.name,
+            "level": self.level,
+            "reference": self.reference,
+            "summary": self.summary(),
+            "placements": [{"cell": rc(c), "value": v} for c, v in self.placements],
+            "eliminations": [{"cell": rc(c), "value": v} for c, v in self.eliminations],
+            "pattern": {
+                "cells": [{"cell": rc(c), "role": r} for c, r in self.pattern.cells],
+                "regions": [{"region": geo.region_name(g), "role": r}
+                            for g, r in self.pattern.regions],
+                "values": list(self.pattern.values),
+            },
+            "depth": self.depth,
+        }
+        if self.branches:
+            d["branches"] = [
+                {
+                    "assume": {"cell": rc(b.cell), "value": b.value},
+                    "steps": [s.to_dict() for s in b.steps],
+                    "contradiction": None if b.conflict is None else b.conflict.reason,
+                    "chain": None if b.chain is None else [
+                        {"index": k.index, "rule": k.step.rule,
+                         "placements": [{"cell": rc(c), "value": v} for c, v in k.placements],
+                         "eliminations": [{"cell": rc(c), "value": v}
+                                          for c, v in k.eliminations],
+                         "uses": list(k.uses)}
+                        for k in b.chain.links],
+                }
+                for b in self.branches
+            ]
+        return d
+
+
+Template = Callable[[Step], str]
+_TEMPLATES: dict[str, Template] = {}
+_TEACH: dict[str, Template] = {}
+#: family -> (owner, where it was registered): the package whose rule owns the family.
+_OWNERS: dict[str, tuple[str, str]] = {}
+
+
+#: What a rule's step relies on: the ``(cell, value)`` candidates whose
+#: absence makes its pattern (see :meth:`grader.core.rule.Rule.support`).
+Support = Callable[[Step], "Iterable[tuple[int, int]] | None"]
+_SUPPORT: dict[str, Support] = {}
+
+
+def register_support(family: str, fn: Support) -> None:
+    _SUPPORT[family] = fn
+
+
+def support_for(family: str) -> Support | None:
+    return _SUPPORT.get(family)
+
+
+def absent_outside(step: Step, base: str, cover: str) -> list[tuple[int, int]]:
+    """The support of a pattern whose value is confined: the value is absent
+    from the cells of the ``base`` regions that lie outside the ``cover``
+    regions (candidate lines: blocks outside lines; fish: base lines outside
+    cover lines)."""
+    geo = step.geo
+    v = step.pattern.values[0]
+    inside: set[int] = set()
+    for r in step.pattern.regions_with(cover):
+        inside |= geo.region_set[r]
+    return [(c, v) for r in step.pattern.regions_with(base) for c in geo.regions[r]
+            if c not in inside]
+
+
+class TemplateClash(ValueError):
+    """Two packages tried to give the same rule family its sentences.
+
+    ``parts``: (family, owner, where, known owner, known where); the owners
+    are top-level packages until :meth:`named` names their distributions."""
+
+    def __init__(self, message: str, parts: tuple[str, str, str, str, str]) -> None:
+        super().__init__(message)
+        self.parts = parts
+
+    @classmethod
+    def of(cls, family: str, owner: str, where: str, known: str,
+           known_where: str) -> TemplateClash:
+        return cls(f"rule family {family!r} of {where} (package {owner!r}) is already defined "
+                   f"by {known_where} (package {known!r}); give the rule a family of its own",
+                   (family, owner, where, known, known_where))
+
+    def named(self, name: Callable[[str], str]) -> TemplateClash:
+        """The same clash, each owner given by ``name(owner)``."""
+        family, owner, where, known, known_where = self.parts
+        return TemplateClash.of(family, name(owner), where, name(known), known_where)
+
+
+def register_template(family: str, summary: Template, teach: Template | None = None,
+                      owner: str = "", where: str = "") -> None:
+    """Register the text templates of a rule family (done by :class:`grader.core.rule.Rule`).
+
+    A family's sentences belong to the package that registered it first
+    (``owner``): another package registering the same family with other
+    templates raises :class:`TemplateClash` naming both, so an installed
+    plugin can never silently replace a built-in sentence."""
+    _check_owner(family, owner, where, _TEMPLATES.get(family) is not summary
+                 or (teach is not None and _TEACH.get(family) not in (None, teach)))
+    _TEMPLATES[family] = summary
+    if teach is not None:
+        _TEACH[family] = teach
+
+
+def register_teach(family: str, teach: Template, owner: str, where: str = "") -> None:
+    """Register only the teach template of a family (one whose reasoning is
+    written beside the renderers, e.g. the trials': see
+    :mod:`grader.explainer.trials`).  Whatever the import order, the family's
+    summary stays its rule's; another package's teach template for the same
+    family raises :class:`TemplateClash`."""
+    _check_owner(family, owner, where, _TEACH.get(family) not in (None, teach))
+    _TEACH[family] = teach
+
+
+def _check_owner(family: str, owner: str, where: str, differs: bool) -> None:
+    owner = owner or "<unnamed>"
+    known = _OWNERS.get(family)
+    if known is None:
+        _OWNERS[family] = (owner, where or owner)
+    elif known[0] != owner and differs:
+        raise TemplateClash.of(family, owner, where or owner, known[0], known[1])
+
+
+def template_for(family: str) -> Template | None:
+    return _TEMPLATES.get(family)
+
+
+def teach_template_for(family: str) -> Template | None:
+    return _TEACH.get(family)

@@ -1,0 +1,57 @@
+"""The consoles the commands print with: :class:`SafeConsole`.
+
+Everything a command prints through rich goes through one place where the
+text of each piece is known apart from rich's own styling (the segments of
+a render): there every control character of the *text* is escaped
+(:func:`grader.core.textsafe.escape_controls`), so that a file name, a line of
+input, a rule name or a message never sends an escape sequence to the
+terminal, while colours, the progress bar and links still work.
+
+:func:`console_width`: a ``COLUMNS`` that no terminal has (0, 5, a million)
+is ignored, so a table is never drawn in no columns at all.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any
+
+from rich.console import Console
+from rich.segment import Segment
+
+from grader.core.textsafe import escape_controls
+
+#: The narrowest and widest ``COLUMNS`` taken as given.
+MIN_COLUMNS, MAX_COLUMNS = 20, 10_000
+
+
+class SafeConsole(Console):
+    """A rich console that escapes control characters in what it prints."""
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            seg if seg.control or not seg.text else
+            Segment(escape_controls(seg.text), seg.style, seg.control) for seg in buffer)
+
+
+def console_width() -> int | None:
+    """The width to give a console: None (rich's own choice) unless
+    ``COLUMNS`` is a number outside :data:`MIN_COLUMNS`..:data:`MAX_COLUMNS`,
+    then the terminal's width (80 when there is none), within those bounds."""
+    raw = os.environ.get("COLUMNS", "").strip()
+    if not raw.isdigit() or MIN_COLUMNS <= int(raw) <= MAX_COLUMNS:
+        return None
+    try:
+        width = os.get_terminal_size(1).columns
+    except (OSError, ValueError):
+        width = 80
+    return max(MIN_COLUMNS, min(MAX_COLUMNS, width or 80))
+
+
+def make_console(stderr: bool = False, **options: Any) -> SafeConsole:
+    """A :class:`SafeConsole` (standard output, or standard error), with a sane
+    width unless ``width`` is given."""
+    if "width" not in options:
+        options["width"] = console_width()
+    return SafeConsole(stderr=stderr, **options)

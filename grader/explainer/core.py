@@ -1,0 +1,143 @@
+"""The solution path of one position, with the board before every step."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from grader.core.board import Board
+from grader.core.errors import GraderError
+from grader.core.steps import Step
+from grader.formats import Grid, parse_grid_token
+from grader.strategy.engine import Engine
+from grader.strategy.hierarchy import Hierarchy
+
+
+class ExplainError(GraderError, ValueError):
+    """A position that cannot be explained (invalid grid, bad pencil marks)."""
+
+
+class UsageError(ExplainError):
+    """An option that cannot be read (e.g. ``--moves`` syntax)."""
+
+
+@dataclass
+class Walkthrough:
+    """The minimal-level strategy on one position, computed lazily.
+
+    ``start``: the starting board (never mutated).  ``givens``: cells drawn
+    as givens.  Steps are computed on demand (:meth:`step`, :meth:`ensure`,
+    iteration) and the board *before* each step is kept, so a renderer can
+    draw the position each step starts from."""
+
+    start: Board
+    engine: Engine
+    givens: frozenset[int] = frozenset()
+    max_level: int | None = None
+    steps: list[Step] = field(default_factory=list)
+    _before: list[Board] = field(default_factory=list, repr=False)
+    _work: Board | None = field(default=None, repr=False)
+    _gen: Iterator[Step] | None = field(default=None, repr=False)
+    _done: bool = field(default=False, repr=False)
+
+    def _advance(self) -> bool:
+        if self._done:
+            return False
+        if self._gen is None:
+            self._work = self.start.copy()
+            self._gen = self.engine.steps(self._work, self.max_level)
+        assert self._work is not None
+        before = self._work.copy()
+        try:
+            step = next(self._gen)
+        except StopIteration:
+            self._done = True
+            return False
+        self.steps.append(step)
+        self._before.append(before)
+        return True
+
+    def ensure(self, count: int | None = None) -> int:
+        """Compute steps until ``count`` exist (all when None); how many exist."""
+        while (count is None or len(self.steps) < count) and self._advance():
+            pass
+        return len(self.steps)
+
+    def step(self, i: int) -> Step | None:
+        """Step ``i`` (0-based), or None past the end."""
+        self.ensure(i + 1)
+        return self.steps[i] if i < len(self.steps) else None
+
+    def before(self, i: int) -> Board:
+        """The board before step ``i`` (0-based); past the end, the final board."""
+        self.ensure(i + 1)
+        if i < len(self._before):
+            return self._before[i]
+        return self.final()
+
+    def final(self) -> Board:
+        self.ensure()
+        return self._work.copy() if self._work is not None else self.start.copy()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every step has been computed."""
+        return self._done
+
+    def solved(self) -> bool:
+        return self.final().is_solved()
+
+    def level(self) -> int:
+        self.ensure()
+        return max((s.level for s in self.steps), default=0)
+
+    def depth(self) -> int:
+        self.ensure()
+        return max((s.depth for s in self.steps), default=0)
+
+    def __iter__(self) -> Iterator[tuple[int, Board, Step]]:
+        """``(number, board before, step)``, numbers from 1."""
+        i = 0
+        while True:
+            step = self.step(i)
+            if step is None:
+                return
+            yield i + 1, self._before[i], step
+            i += 1
+
+
+def walkthrough(board: Board, engine: Engine | None = None,
+                givens: frozenset[int] | None = None,
+                max_level: int | None = None) -> Walkthrough:
+    """A lazy :class:`Walkthrough` of ``board`` (copied)."""
+    start = board.copy()
+    if givens is None:
+        givens = frozenset(c for c, v in enumerate(start.values) if v)
+    return Walkthrough(start=start, engine=engine or Engine(), givens=givens,
+                       max_level=max_level)
+
+
+def explain_grid(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
+                 max_level: int | None = None) -> list[Step]:
+    """Every step of the minimal-level strategy on ``grid``.
+
+    ``grid``: a one-line grid (any size), a parsed :class:`~grader.formats.Grid`
+    or a :class:`~grader.core.board.Board` (for instance with pencil marks).
+    Grids are checked first: a grid without exactly one solution raises
+    :class:`ExplainError` with the verdict."""
+    from grader.strategy.grading import Grader
+
+    engine = Engine(hierarchy)
+    if isinstance(grid, Board):
+        board = grid.copy()
+    else:
+        if isinstance(grid, str):
+            grid = parse_grid_token(grid.strip())
+        grader = Grader(hierarchy)
+        verdict, message, _ = grader.verdict(grid)
+        if verdict != "ok":
+            raise ExplainError(f"{verdict}: {message}")
+        board = Board.from_values(grid.geo, grid.values)
+    wt = walkthrough(board, engine, max_level=max_level)
+    wt.ensure()
+    return list(wt.steps)

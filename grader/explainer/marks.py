@@ -1,0 +1,50 @@
+"""What a step marks on the grid, cell by cell, from the step's data alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grader.core.steps import Step
+
+
+@dataclass
+class CellMarks:
+    """The marks of one cell: its pattern role (cells) and region role
+    (regions of the pattern it lies in; the first listed wins), the value
+    the step places there and the candidates it removes."""
+
+    cell_role: str | None = None
+    region_role: str | None = None
+    placed: int = 0
+    eliminated: set[int] = field(default_factory=set)
+    values: tuple[int, ...] = ()
+
+
+def step_marks(step: Step | None) -> dict[int, CellMarks]:
+    """Cell -> marks for every cell the step touches (empty without a step)."""
+    out: dict[int, CellMarks] = {}
+    if step is None:
+        return out
+    geo = step.geo
+
+    def get(c: int) -> CellMarks:
+        m = out.get(c)
+        if m is None:
+            m = out[c] = CellMarks()
+        return m
+
+    for region, role in step.pattern.regions:
+        for c in geo.regions[region]:
+            m = get(c)
+            if m.region_role is None:
+                m.region_role = role
+    for c, role in step.pattern.cells:
+        m = get(c)
+        if m.cell_role is None:
+            m.cell_role = role
+            m.values = step.pattern.values
+    for c, v in step.placements:
+        get(c).placed = v
+    for c, v in step.eliminations:
+        get(c).eliminated.add(v)
+    return out

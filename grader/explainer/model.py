@@ -1,0 +1,248 @@
+"""The JSON form of an explanation (``explain --format json``), as pydantic
+models.  Within one schema string fields are only ever added: a reader must
+ignore fields it does not know (these models do), and a change of shape
+changes the schema string.
+
+Cells are 1-based ``[row, column]`` pairs; regions are named ``R3``, ``C6``,
+``B2``; values are integers 1..n.  A step's fields extend
+:meth:`grader.core.steps.Step.to_dict` (same names) with its number, family, and
+the two explanation depths.  A trial step carries its branches; each branch
+gives its minimal ``chain``: a list of links numbered from 0 (0 is the
+assumption), each with the rule, the facts it establishes and the indexes of
+the links it uses (always smaller), a nested trial's own explanation under
+``trial``; then its ``end`` (the contradiction or the conclusion, with the
+links it uses).  ``steps`` (the whole recorded propagation) is only filled
+with ``--full-trace``.
+
+Schema history: ``/1`` branches held ``steps`` only; ``/2`` adds ``chain``
+and ``end`` and leaves ``steps`` null unless asked for.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from grader.core.steps import Branch, Link, Step
+
+SCHEMA = "sudoku-grader/explain/2"
+
+
+class _Model(BaseModel):
+    # fields added by a later version of the same schema are accepted
+    model_config = ConfigDict(extra="ignore")
+
+
+class LinkRole(StrEnum):
+    """What a link of a chain is."""
+
+    assumption = "assumption"
+    deduction = "deduction"
+
+
+class EndKind(StrEnum):
+    """How a branch ends."""
+
+    contradiction = "contradiction"
+    conclusion = "conclusion"
+
+
+class CellValue(_Model):
+    cell: list[int] = Field(description="1-based [row, column]")
+    value: int
+
+
+class CellRole(_Model):
+    cell: list[int] = Field(description="1-based [row, column]")
+    role: str
+
+
+class RegionRole(_Model):
+    region: str = Field(description="R1..Rn, C1..Cn or B1..Bn")
+    role: str
+
+
+class PatternModel(_Model):
+    cells: list[CellRole] = []
+    regions: list[RegionRole] = []
+    values: list[int] = []
+
+
+class ConflictModel(_Model):
+    reason: str
+    cells: list[list[int]] = []
+    region: str | None = None
+    value: int | None = None
+
+
+class LinkModel(_Model):
+    index: int = Field(description="0 for the assumption, then 1, 2, ... in chain order")
+    role: LinkRole
+    rule: str = Field(description="rule code of the sub-step, or 'assumption'")
+    name: str
+    level: int | None = Field(
+        default=None, description="level of the rule (null for the assumption)")
+    placements: list[CellValue] = []
+    eliminations: list[CellValue] = Field(
+        default=[], description="the effects of the sub-step the chain needs (not all of them)")
+    uses: list[int] = Field(default=[], description="indexes of the links this one comes from")
+    notation: str = Field(description="compact notation, e.g. r5c4<>7")
+    summary: str = Field(default="", description="the sub-step's one-line sentence")
+    trial: StepModel | None = Field(
+        default=None, description="a nested trial's own explanation (its branches and chains)")
+
+
+class EndModel(_Model):
+    kind: EndKind
+    reason: str = Field(description="the contradiction's reason, or the conclusions reached")
+    uses: list[int] = Field(default=[], description="indexes of the links the end rests on")
+    notation: str = Field(description="the whole branch in compact notation")
+
+
+class BranchModel(_Model):
+    assume: CellValue
+    chain: list[LinkModel] | None = Field(
+        default=None,
+        description="the minimal chain, from the assumption (index 0) to the last link the "
+                    "end needs; null when the engine did not record it")
+    end: EndModel | None = None
+    steps: list[StepModel] | None = Field(
+        default=None,
+        description="the whole recorded propagation (explain --full-trace), else null")
+    contradiction: str | None = Field(
+        None, description="why the branch is impossible, or null when it is not")
+    conflict: ConflictModel | None = None
+
+
+class StepModel(_Model):
+    number: int = Field(description="1-based position in its chain")
+    rule: str = Field(description="rule code from the hierarchy, e.g. single-position")
+    name: str
+    level: int
+    reference: str = Field(description="the book's reference, e.g. 'rule 2.1'")
+    family: str = Field(description="template family, e.g. single-position, fish, reductio")
+    summary: str = Field(description="one line in the book's notation (--detail short)")
+    explanation: str = Field(description="the reasoning in full sentences (--detail teach)")
+    placements: list[CellValue] = []
+    eliminations: list[CellValue] = []
+    pattern: PatternModel
+    depth: int = Field(0, description="nesting depth of a trial, 0 otherwise")
+    pattern_name: str | None = Field(
+        default=None, description="the name of the pattern a trial's chain forms, when known")
+    branches: list[BranchModel] = []
+
+
+BranchModel.model_rebuild()
+LinkModel.model_rebuild()
+
+
+class Explanation(_Model):
+    """The whole document of ``explain --format json``."""
+
+    schema_: str = Field(SCHEMA, alias="schema", description="format version of this document")
+    puzzle: str = Field(description="the starting values, '.' for empty")
+    candidates: list[str] | None = Field(
+        None, description="the starting candidates per cell (row-major) when the position was "
+                          "given with pencil marks, else null")
+    size: int
+    box: str = Field(description="block shape AxB (rows x columns)")
+    level: int = Field(description="highest level used (0 when nothing was needed)")
+    rating: str | None
+    depth: int
+    solved: bool
+    steps: list[StepModel]
+    final: str = Field(description="the values after the last step, '.' for empty")
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+def _rc(step: Step, c: int) -> list[int]:
+    return [step.geo.cell_row[c] + 1, step.geo.cell_col[c] + 1]
+
+
+def _cv(step: Step, effects: tuple[tuple[int, int], ...]) -> list[CellValue]:
+    return [CellValue(cell=_rc(step, c), value=v) for c, v in effects]
+
+
+def link_model(step: Step, link: Link, full: bool = False) -> LinkModel:
+    from grader.explainer.trials import link_notation
+
+    sub = link.step
+    return LinkModel(
+        index=link.index, role=LinkRole.deduction, rule=sub.rule, name=sub.name,
+        level=sub.level, placements=_cv(step, link.placements),
+        eliminations=_cv(step, link.eliminations), uses=list(link.uses),
+        notation=link_notation(step.geo, link), summary=sub.summary(),
+        trial=step_model(sub, link.index, full) if sub.branches else None)
+
+
+def chain_models(step: Step, b: Branch, full: bool = False,
+                 ) -> tuple[list[LinkModel] | None, EndModel | None]:
+    """The chain of a branch and its end, as models."""
+    from grader.explainer.trials import chain_notation, fact_notation
+
+    if b.chain is None:
+        return None, None
+    geo = step.geo
+    head = LinkModel(
+        index=0, role=LinkRole.assumption, rule="assumption", name="assumption",
+        placements=[CellValue(cell=_rc(step, b.cell), value=b.value)],
+        notation=fact_notation(geo, b.cell, b.value, True),
+        summary=f"assume {geo.cell_name(b.cell)} <- {geo.symbol(b.value)}")
+    links = [head, *(link_model(step, link, full) for link in b.chain.links)]
+    if b.conflict is not None:
+        kind, reason = EndKind.contradiction, b.conflict.reason
+    else:
+        from grader.core.phrases import effects
+
+        kind, reason = EndKind.conclusion, effects(geo, step.placements, step.eliminations)
+    end = EndModel(kind=kind, reason=reason, uses=list(b.chain.end),
+                   notation=chain_notation(step, b))
+    return links, end
+
+
+def branch_model(step: Step, b: Branch, full: bool = False) -> BranchModel:
+    geo = step.geo
+    conflict = None
+    if b.conflict is not None:
+        k = b.conflict
+        conflict = ConflictModel(
+            reason=k.reason, cells=[_rc(step, c) for c in k.cells],
+            region=None if k.region is None else geo.region_name(k.region), value=k.value)
+    chain, end = chain_models(step, b, full)
+    return BranchModel(
+        assume=CellValue(cell=_rc(step, b.cell), value=b.value),
+        chain=chain, end=end,
+        steps=[step_model(s, i, full) for i, s in enumerate(b.steps, start=1)]
+        if full or b.chain is None else None,
+        contradiction=None if b.conflict is None else b.conflict.reason,
+        conflict=conflict,
+    )
+
+
+def step_model(step: Step, number: int, full: bool = False) -> StepModel:
+    """The model of a step; ``full``: trial branches also carry the whole
+    recorded propagation (``steps``)."""
+    geo = step.geo
+    return StepModel(
+        number=number,
+        rule=step.rule,
+        name=step.name,
+        level=step.level,
+        reference=step.reference,
+        family=step.family,
+        summary=step.summary(),
+        explanation=step.explain("teach"),
+        placements=[CellValue(cell=_rc(step, c), value=v) for c, v in step.placements],
+        eliminations=[CellValue(cell=_rc(step, c), value=v) for c, v in step.eliminations],
+        pattern=PatternModel(
+            cells=[CellRole(cell=_rc(step, c), role=r) for c, r in step.pattern.cells],
+            regions=[RegionRole(region=geo.region_name(g), role=r)
+                     for g, r in step.pattern.regions],
+            values=list(step.pattern.values),
+        ),
+        depth=step.depth,
+        pattern_name=step.pattern_name or None,
+        branches=[branch_model(step, b, full) for b in step.branches],
+    )

@@ -1,0 +1,407 @@
+"""Starting positions: a grid, a grid with pencil marks, or a grid plus the
+moves already made, so a player can ask "what next from here".
+
+Pencil-mark inputs (``--input-format pencil``, or detected automatically):
+
+* a candidate grid as in the book's marked figures: n rows of n cells, each
+  cell the symbols of its candidates (``125 3 789 ...``); a cell of one
+  symbol is a placed value, ``.`` or ``0`` an empty cell whose candidates are
+  everything its placed peers allow.  ``|`` and box-drawing lines are ignored.
+  Several grids are separated by blank lines.
+* the candidate string of other tools: n**3 characters (729 for 9x9), n per
+  cell in cell order, the k-th being symbol k when it is a candidate and
+  ``.`` or ``0`` when it is not; a cell with a single candidate is a placed
+  value.  One string per line.
+
+Moves (``--moves``): placements ``r1c5=9``, ``(1, 5) <- 9``, ``R1C5:9`` and
+eliminations ``r1c5!=9``, ``(1, 5) != 9``, separated by spaces, commas or
+semicolons, applied in order to the grid.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.core.board import Board
+from grader.core.geometry import SUPPORTED_SIZES, Geometry, default_box, geometry
+from grader.explainer.core import ExplainError, UsageError
+from grader.formats import (
+    BINARY_SNIFF_BYTES,
+    EMPTY_SYMBOLS,
+    FORMATS,
+    InputError,
+    Record,
+    iter_text,
+)
+
+INPUT_FORMATS = (*FORMATS, "pencil")
+#: n**3 lengths read as candidate strings in ``auto`` mode (64 = 4**3 is an
+#: 8x8 grid's length too: that one needs ``--input-format pencil``).
+_CAND_LENGTHS = {n ** 3: n for n in SUPPORTED_SIZES if n != 4}
+_SEPARATORS = re.compile(r"[|\u2500-\u257f]")
+_SEP_LINE = re.compile(r"^[\s\-+=*:|\u2500-\u257f]*$")
+_MOVE = re.compile(
+    r"(?:[rR](?P<r1>\d+)\s*[cC](?P<c1>\d+)|\(\s*(?P<r2>\d+)\s*,\s*(?P<c2>\d+)\s*\))"
+    r"\s*(?P<op><-|!=|<>|=|:)\s*(?P<v>[0-9A-Za-z])")
+
+
+@dataclass
+class Position:
+    """A starting position and where it came from."""
+
+    board: Board
+    givens: frozenset[int]
+    source: str
+    line: int
+    pencil: bool = False
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}, line {self.line}"
+
+
+def _symbol_value(geo: Geometry, ch: str) -> int | None:
+    i = geo.symbols.find(ch.upper())
+    return i + 1 if i >= 0 else None
+
+
+def _pencil_board(geo: Geometry, cells: list[str], where: str) -> Board:
+    """A board from per-cell candidate texts (one symbol = placed value)."""
+    n = geo.n
+    values = [0] * geo.ncells
+    cands = [0] * geo.ncells
+    for c, text in enumerate(cells):
+        if text in EMPTY_SYMBOLS:
+            cands[c] = geo.full
+            continue
+        mask = 0
+        for ch in text:
+            v = _symbol_value(geo, ch)
+            if v is None:
+                raise ExplainError(
+                    f"{where}: cell {geo.cell_name(c)}: {ch!r} is not a symbol of a {n}x{n} grid")
+            mask |= 1 << (v - 1)
+        if mask.bit_count() == 1:
+            values[c] = mask.bit_length()
+        else:
+            cands[c] = mask
+    # a placed value is no candidate of its peers (pencil marks are often stale)
+    for c in range(geo.ncells):
+        if values[c]:
+            nb = ~(1 << (values[c] - 1))
+            for p in geo.peers[c]:
+                cands[p] &= nb
+    board = Board.from_candidates(geo, cands, values)
+    dup = board.conflicts()
+    if dup is not None:
+        raise ExplainError(f"{where}: {dup.reason}")
+    return board
+
+
+def _geo_for(n: int, box: tuple[int, int] | None) -> Geometry:
+    if box is not None:
+        if box[0] * box[1] != n:
+            raise ExplainError(f"a {n}x{n} grid does not have {box[0]}x{box[1]} blocks")
+        return geometry(*box)
+    return geometry(*default_box(n))
+
+
+def looks_like_candidate_string(token: str, n: int) -> bool:
+    """n**3 characters, each position k of a cell holding symbol k+1 or empty."""
+    if len(token) != n ** 3:
+        return False
+    syms = geometry(*default_box(n)).symbols
+    for p, ch in enumerate(token):
+        if ch not in EMPTY_SYMBOLS and ch.upper() != syms[p % n]:
+            return False
+    return True
+
+
+def parse_candidate_string(token: str, box: tuple[int, int] | None = None,
+                           where: str = "<argument>") -> Board:
+    """A board from an n**3-character candidate string."""
+    n = round(len(token) ** (1 / 3))
+    if n ** 3 != len(token) or n not in SUPPORTED_SIZES:
+        raise ExplainError(f"{where}: a candidate string has n**3 characters "
+                           f"(729 for 9x9), not {len(token)}")
+    geo = _geo_for(n, box)
+    cells = []
+    for c in range(geo.ncells):
+        chunk = token[c * n:(c + 1) * n]
+        text = "".join(ch for k, ch in enumerate(chunk) if ch not in EMPTY_SYMBOLS)
+        for k, ch in enumerate(chunk):
+            if ch not in EMPTY_SYMBOLS and ch.upper() != geo.symbols[k]:
+                raise ExplainError(
+                    f"{where}: character {c * n + k + 1} ({ch!r}, cell {geo.cell_name(c)}) should "
+                    f"be {geo.symbols[k]} or '.'")
+        if not text:
+            raise ExplainError(f"{where}: cell {geo.cell_name(c)} has no candidate")
+        cells.append(text)
+    return _pencil_board(geo, cells, where)
+
+
+def _pencil_rows(lines: list[str]) -> list[list[str]]:
+    rows = []
+    for ln in lines:
+        if _SEP_LINE.match(ln):
+            continue
+        toks = _SEPARATORS.sub(" ", ln).split()
+        if toks:
+            rows.append(toks)
+    return rows
+
+
+def looks_like_pencil_grid(lines: list[str]) -> bool:
+    """n rows of n cells, some cell with several candidates."""
+    rows = _pencil_rows(lines)
+    n = len(rows)
+    if n not in SUPPORTED_SIZES or any(len(r) != n for r in rows):
+        return False
+    syms = geometry(*default_box(n)).symbols
+    multi = False
+    for r in rows:
+        for t in r:
+            if t in EMPTY_SYMBOLS:
+                continue
+            if any(ch.upper() not in syms for ch in t):
+                return False
+            multi = multi or len(t) > 1
+    return multi
+
+
+def parse_pencil_grid(lines: list[str], box: tuple[int, int] | None = None,
+                      where: str = "<argument>") -> Board:
+    rows = _pencil_rows(lines)
+    n = len(rows)
+    if n not in SUPPORTED_SIZES:
+        raise ExplainError(f"{where}: a pencil-mark grid has n rows of n cells; found {n} rows")
+    for i, r in enumerate(rows, start=1):
+        if len(r) != n:
+            raise ExplainError(f"{where}: row {i} of the pencil-mark grid has {len(r)} cells, "
+                               f"expected {n}")
+    geo = _geo_for(n, box)
+    return _pencil_board(geo, [t for r in rows for t in r], where)
+
+
+def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
+    """Groups of non-blank lines with their first line number."""
+    group: list[str] = []
+    start = 0
+    for no, ln in enumerate(text.splitlines(), start=1):
+        if ln.strip() and not ln.lstrip().startswith("#"):
+            if not group:
+                start = no
+            group.append(ln)
+        elif group:
+            yield start, group
+            group = []
+    if group:
+        yield start, group
+
+
+def _candidate_tokens(text: str) -> Iterator[tuple[int, str]]:
+    for no, ln in enumerate(text.splitlines(), start=1):
+        for tok in ln.split():
+            if len(tok) in _CAND_LENGTHS or len(tok) == 64:
+                yield no, tok
+
+
+def _pencil_positions(text: str, source: str, box: tuple[int, int] | None,
+                      forced: bool) -> list[tuple[int, Board]] | None:
+    """Every pencil-mark position of ``text``, or None when it has none."""
+    found: list[tuple[int, Board]] = []
+    for no, tok in _candidate_tokens(text):
+        n = _CAND_LENGTHS.get(len(tok), 4 if len(tok) == 64 and forced else 0)
+        if n and (looks_like_candidate_string(tok, n) or forced):
+            found.append((no, parse_candidate_string(tok, box, f"{source}, line {no}")))
+    if found:
+        return found
+    for no, lines in _blocks(text):
+        if looks_like_pencil_grid(lines) or forced:
+            found.append((no, parse_pencil_grid(lines, box, f"{source}, line {no}")))
+    return found or None
+
+
+def _decoded(data: bytes, source: str) -> str:
+    """The text of an input: binary data is refused; a line that is not UTF-8
+    keeps its place (its bad bytes become U+FFFD, so only that grid is
+    malformed)."""
+    at = data.find(b"\0", 0, BINARY_SNIFF_BYTES)
+    if at >= 0:
+        raise InputError(f"{source}: not a text file of grids (binary data: a NUL byte at "
+                         f"byte {at + 1})")
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def read_text(arg: str) -> tuple[str, str]:
+    """(text, source name) of a file, ``-`` or an inline argument."""
+    if arg == "-":
+        buf = getattr(sys.stdin, "buffer", None)
+        if buf is None:
+            return sys.stdin.read(), "<stdin>"
+        return _decoded(buf.read(), "<stdin>"), "<stdin>"
+    path = Path(arg)
+    try:
+        exists = path.exists()
+    except OSError:  # e.g. a 729-character argument is too long for a file name
+        exists = False
+    if exists:
+        try:
+            return _decoded(path.read_bytes(), arg), arg
+        except InputError:
+            raise
+        except OSError as e:
+            raise InputError(f"{arg}: cannot open: {e.strerror or e}") from e
+    if "\n" not in arg and (arg.endswith((".txt", ".sdm", ".csv", ".jsonl")) or "/" in arg):
+        raise InputError(f"{arg}: no such file")
+    return arg, "<argument>"
+
+
+def load_position(arg: str, index: int = 1, box: tuple[int, int] | None = None,
+                  input_format: str = "auto") -> Position | Record:
+    """The ``index``-th position (1-based) of a file, ``-`` or an inline grid.
+
+    Returns a :class:`Position`, or the :class:`~grader.formats.Record` of a
+    grid that could not be read (its ``error`` says why).  Raises
+    :class:`InputError` for unreadable input and :class:`ExplainError` for
+    malformed pencil marks."""
+    if input_format not in INPUT_FORMATS:
+        raise ExplainError(f"unknown input format {input_format!r} "
+                           f"(choose from {', '.join(INPUT_FORMATS)})")
+    text, source = read_text(arg)
+    return parse_position(text, source, index, box, input_format)
+
+
+def parse_position(text: str, source: str = "<argument>", index: int = 1,
+                   box: tuple[int, int] | None = None,
+                   input_format: str = "auto") -> Position | Record:
+    """The ``index``-th position (1-based) of ``text``, read as :func:`load_position`
+    reads a file (pencil marks included); ``source`` names it in messages."""
+    if input_format not in INPUT_FORMATS:
+        raise ExplainError(f"unknown input format {input_format!r} "
+                           f"(choose from {', '.join(INPUT_FORMATS)})")
+    if input_format in ("auto", "pencil"):
+        found = _pencil_positions(text, source, box, forced=input_format == "pencil")
+        if found is not None:
+            if not 1 <= index <= len(found):
+                raise InputError(f"{source}: no grid number {index} "
+                                 f"(it has {len(found)})")
+            line, board = found[index - 1]
+            givens = frozenset(c for c, v in enumerate(board.values) if v)
+            return Position(board, givens, source, line, pencil=True)
+        if input_format == "pencil":
+            raise ExplainError(f"{source}: no pencil-mark grid found")
+    try:
+        for rec in iter_text(io.StringIO(text), source, input_format, box):
+            if rec.index == index:
+                if rec.grid is None:
+                    return rec
+                board = Board.from_values(rec.grid.geo, rec.grid.values)
+                givens = frozenset(c for c, v in enumerate(board.values) if v)
+                return Position(board, givens, source, rec.line)
+    except ValueError as e:
+        raise ExplainError(f"{source}: {e}") from e
+    raise InputError(f"{source}: no grid number {index}")
+
+
+def apply_moves(board: Board, moves: str, solution: tuple[int, ...] | None = None) -> Board:
+    """A copy of ``board`` with the placements and eliminations of ``moves``.
+
+    Each move must be possible (an empty cell, a remaining candidate) and,
+    when ``solution`` is given, agree with it; otherwise :class:`ExplainError`
+    says which move and why."""
+    geo = board.geo
+    b = board.copy()
+    text = moves.strip()
+    pos = 0
+    count = 0
+    for m in _MOVE.finditer(text):
+        gap = text[pos:m.start()].strip(" ,;\t\n")
+        if gap:
+            raise UsageError(f"--moves: cannot read {gap!r} (write r1c5=9, (1, 5) <- 9 or "
+                               f"r1c5!=9)")
+        pos = m.end()
+        count += 1
+        i = int(m.group("r1") or m.group("r2"))
+        j = int(m.group("c1") or m.group("c2"))
+        label = m.group(0)
+        if not (1 <= i <= geo.n and 1 <= j <= geo.n):
+            raise ExplainError(f"--moves: {label}: no cell ({i}, {j}) in a {geo.n}x{geo.n} grid")
+        c = (i - 1) * geo.n + (j - 1)
+        v = _symbol_value(geo, m.group("v"))
+        if v is None:
+            raise ExplainError(f"--moves: {label}: {m.group('v')!r} is not a value of a "
+                               f"{geo.n}x{geo.n} grid")
+        sv, cn = geo.symbol(v), geo.cell_name(c)
+        if b.values[c]:
+            raise ExplainError(f"--moves: {label}: {cn} already holds {geo.symbol(b.values[c])}")
+        if m.group("op") in ("!=", "<>"):
+            if not b.has(c, v):
+                raise ExplainError(f"--moves: {label}: {sv} is already not a candidate of {cn}")
+            if solution is not None and solution[c] == v:
+                raise ExplainError(f"--moves: {label}: {sv} is the solution's value of {cn}, "
+                                   f"it cannot be eliminated")
+            b.eliminate(c, v)
+            continue
+        if not b.has(c, v):
+            clash = next((p for p in geo.peers[c] if b.values[p] == v), None)
+            why = (f"{sv} is already in {geo.cell_name(clash)}" if clash is not None
+                   else f"{sv} is no longer a candidate there")
+            raise ExplainError(f"--moves: {label}: cannot place {sv} in {cn}: {why}")
+        if solution is not None and solution[c] != v:
+            raise ExplainError(f"--moves: {label}: {cn} <- {sv} is a mistake: the grid's solution "
+                               f"has {geo.symbol(solution[c])} there")
+        b.place(c, v)
+    rest = text[pos:].strip(" ,;\t\n")
+    if rest or (text and not count):
+        raise UsageError(f"--moves: cannot read {rest or text!r} (write r1c5=9, (1, 5) <- 9 "
+                           f"or r1c5!=9)")
+    return b
+
+
+def split_moves(moves: str) -> list[str]:
+    """Each move of ``moves`` (as ``--moves`` reads them), written ``r1c5=9`` or
+    ``r1c5!=9``; :class:`UsageError` for text that is not a move."""
+    out, pos, text = [], 0, moves.strip()
+    for m in _MOVE.finditer(text):
+        if text[pos:m.start()].strip(" ,;\t\n"):
+            break
+        pos = m.end()
+        op = "!=" if m.group("op") in ("!=", "<>") else "="
+        out.append(f"r{m.group('r1') or m.group('r2')}c{m.group('c1') or m.group('c2')}"
+                   f"{op}{m.group('v').upper()}")
+    rest = text[pos:].strip(" ,;\t\n")
+    if rest:
+        raise UsageError(f"--moves: cannot read {rest!r} (write r1c5=9, (1, 5) <- 9 or r1c5!=9)")
+    return out
+
+
+def check_position(board: Board, solver: object = None) -> tuple[int, ...]:
+    """The solution of a position, or :class:`ExplainError` saying why there
+    is none to explain: repeated values, no solution or several, pencil marks
+    that remove a value the solution needs."""
+    from grader.kernel import solve
+
+    geo = board.geo
+    dup = board.conflicts()
+    if dup is not None:
+        raise ExplainError(f"contradiction: {dup.reason}")
+    fn = solver if callable(solver) else solve
+    res = fn(geo, tuple(board.values), 2)
+    if res.count == 0:
+        raise ExplainError("no-solution: the placed values admit no solution")
+    if res.count > 1:
+        raise ExplainError("multiple-solutions: the grid has more than one solution")
+    sol = res.solution
+    assert sol is not None
+    for c in range(geo.ncells):
+        if not board.values[c] and not board.cands[c] >> (sol[c] - 1) & 1:
+            raise ExplainError(
+                f"the pencil marks remove {geo.symbol(sol[c])} from {geo.cell_name(c)}, but the "
+                f"solution needs it there")
+    return sol

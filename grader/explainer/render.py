@@ -1,0 +1,87 @@
+"""Rich rendering of steps for the terminal: header, sentence, branches,
+candidate grid with the pattern highlighted."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+
+from grader.core.board import Board
+from grader.core.steps import Step
+from grader.explainer.textgrid import Drawing
+from grader.explainer.trials import branch_lines, teach_trial
+
+DETAILS = ("short", "teach")
+
+
+def header(number: int, step: Step, total: int | None = None) -> Text:
+    """``Step 4/52 · single position · level 1 · rule 2.1``."""
+    t = Text()
+    t.append(f"Step {number}" + (f"/{total}" if total else ""), "bold")
+    t.append(" · ")
+    t.append(step.name, "bold cyan")
+    if step.pattern_name:
+        t.append(f" ({step.pattern_name})", "cyan")
+    t.append(f" · level {step.level}", "magenta")
+    if step.reference:
+        t.append(f" · {step.reference}", "dim")
+    if step.depth > 1:
+        t.append(f" · nesting depth {step.depth}", "dim")
+    return t
+
+
+def _style_line(line: str) -> Text:
+    s = line.strip()
+    if s.startswith("contradiction:"):
+        return Text(line, Style(color="red"))
+    if s.startswith("no contradiction"):
+        return Text(line, Style(color="green"))
+    if s.startswith("branch ") or s.startswith("assume "):
+        return Text(line, Style(color="magenta", bold=True))
+    if s.startswith("in short:"):
+        return Text(line, Style(color="cyan"))
+    return Text(line)
+
+
+def body_lines(step: Step, detail: str = "short", full: bool = False) -> list[str]:
+    """The text of a step at ``detail``: the summary (and a trial's branches:
+    their chains, or with ``full`` the whole recorded propagation) or the
+    teach explanation."""
+    if detail == "teach":
+        if step.branches:
+            return [step.summary(), *teach_trial(step, full).splitlines()]
+        return [step.summary(), *step.explain("teach").splitlines()]
+    lines = [step.summary()]
+    if step.branches:
+        lines += branch_lines(step, full=full)
+    return lines
+
+
+def body(step: Step, detail: str = "short", full: bool = False) -> Text:
+    """The step's text; at ``teach`` depth the summary line comes first, in bold."""
+    out = Text()
+    for i, line in enumerate(body_lines(step, detail, full)):
+        if i:
+            out.append("\n")
+        if i == 0 and detail == "teach":
+            out.append(line, "bold")
+        else:
+            out.append_text(_style_line(line))
+    return out
+
+
+def render_step(number: int, step: Step, board: Board | None = None,
+                givens: Collection[int] | None = None, detail: str = "short",
+                total: int | None = None, grid: bool = True,
+                full: bool = False) -> RenderableType:
+    """One step: header, text, and (with ``board``, the position before the
+    step) the candidate grid with the pattern highlighted.  ``full``: a
+    trial's branches as the whole recorded propagation."""
+    parts: list[RenderableType] = [header(number, step, total), body(step, detail, full)]
+    if grid and board is not None:
+        parts.append(Text())
+        parts.append(Drawing(board, step, givens))
+    return Group(*parts)

@@ -1,0 +1,222 @@
+"""A standalone SVG drawing of a board, as in the book's figures.
+
+Givens in bold black, values placed since in blue, candidates small in each
+empty cell at a fixed place (value ``v`` at row ``(v-1) // b``, column
+``(v-1) % b`` of an ``a x b`` mini-grid, like the 3x3 keypad of the book's
+marked grids).  With a step, the pattern is highlighted by role (see
+:mod:`grader.explainer.style`), the value the step places is circled in green
+and the candidates it removes are struck out in red.
+
+>>> from grader.core.board import Board
+>>> svg = grid_svg(Board.from_string("3.2....1....42.."))
+>>> svg.startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from grader.core.board import Board
+from grader.core.geometry import Geometry
+from grader.core.steps import Step
+from grader.explainer.marks import CellMarks, step_marks
+from grader.explainer.style import (
+    CANDIDATE,
+    ELIMINATION,
+    GIVEN,
+    PATTERN_VALUE,
+    PLACED,
+    PLACEMENT,
+    cell_style,
+    region_style,
+)
+
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+
+def _f(x: float) -> str:
+    """Compact, deterministic number formatting."""
+    s = f"{x:.2f}".rstrip("0").rstrip(".")
+    return s if s != "-0" else "0"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where things are in the drawing (drawing units, ``cs`` per cell)."""
+
+    geo: Geometry
+    off: float
+    cs: float = 100.0
+
+    def cell_xy(self, c: int) -> tuple[float, float]:
+        """Top-left corner of cell ``c``."""
+        return self.off + self.geo.cell_col[c] * self.cs, self.off + self.geo.cell_row[c] * self.cs
+
+    def cand_xy(self, c: int, v: int) -> tuple[float, float]:
+        """Centre of candidate ``v`` of cell ``c``."""
+        x, y = self.cell_xy(c)
+        a, b = self.geo.a, self.geo.b
+        return x + ((v - 1) % b + 0.5) * self.cs / b, y + ((v - 1) // b + 0.5) * self.cs / a
+
+    @property
+    def sub(self) -> float:
+        """Size of a candidate's place."""
+        return min(self.cs / self.geo.b, self.cs / self.geo.a)
+
+
+def layout(geo: Geometry, labels: bool = True) -> Layout:
+    return Layout(geo, (0.6 if labels else 0.08) * 100.0)
+
+
+def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
+             givens: Collection[int] | None = None, labels: bool = True,
+             title: str | None = None, fills: Mapping[int, str] | None = None,
+             overlay: Sequence[str] = ()) -> str:
+    """The board as a standalone ``<svg>`` element (a string).
+
+    ``step``: highlight its pattern and effects (the board should be the
+    position *before* the step).  ``givens``: the cells to draw as givens
+    (others placed values are drawn as placed later); by default every
+    placed value is drawn as a given.  ``labels``: row and column numbers
+    around the grid.  ``size_px``: the drawing's width and height.
+    ``fills``: background colours of cells (over the pattern's); ``overlay``:
+    SVG elements drawn last (see :func:`layout` for their coordinates)."""
+    lay = layout(board.geo, labels)
+    margin = 0.6 if labels else 0.08  # in cell units
+    total = (board.geo.n + 2 * margin) * lay.cs
+    marks = step_marks(step)
+    label = title or ("Sudoku grid" if step is None else step.summary())
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_px}" height="{size_px}" '
+        f'viewBox="0 0 {_f(total)} {_f(total)}" role="img" font-family="{FONT}">',
+        f"<title>{escape(label)}</title>",
+        f'<rect x="0" y="0" width="{_f(total)}" height="{_f(total)}" fill="#ffffff"/>',
+    ]
+    parts += _backgrounds(lay, marks, fills)
+    parts += _grid_lines(lay)
+    if labels:
+        parts += _labels(lay)
+    parts += _values(lay, board, set(givens) if givens is not None else None)
+    cands, marks_svg = _candidates(lay, board, marks)
+    parts += cands
+    parts.extend(marks_svg)
+    parts.extend(overlay)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _backgrounds(lay: Layout, marks: Mapping[int, CellMarks],
+                 fills: Mapping[int, str] | None) -> list[str]:
+    """Cell backgrounds: ``fills``, else the cell's role colour, else its region's tint."""
+    cs = lay.cs
+    parts = []
+    for c in sorted(set(marks) | set(fills or ())):
+        cm = marks.get(c)
+        fill = None
+        if fills and c in fills:
+            fill = fills[c]
+        elif cm is None:
+            pass
+        elif cm.cell_role is not None:
+            fill = cell_style(cm.cell_role).fill
+        elif cm.region_role is not None:
+            fill = region_style(cm.region_role).fill
+        if fill:
+            x, y = lay.cell_xy(c)
+            parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cs)}" height="{_f(cs)}" '
+                         f'fill="{fill}"/>')
+    return parts
+
+
+def _grid_lines(lay: Layout) -> list[str]:
+    """Thin lines between cells, thick between blocks (one path each)."""
+    n, a, b, cs, off = lay.geo.n, lay.geo.a, lay.geo.b, lay.cs, lay.off
+    thin_d: list[str] = []
+    thick_d: list[str] = []
+    span = _f(n * cs)
+    for i in range(n + 1):
+        q = _f(off + i * cs)
+        (thick_d if i % a == 0 else thin_d).append(f"M{_f(off)} {q}h{span}")
+        (thick_d if i % b == 0 else thin_d).append(f"M{q} {_f(off)}v{span}")
+    return [f'<path d="{"".join(thin_d)}" stroke="#495057" '
+            f'stroke-width="{_f(cs * 0.02)}" fill="none"/>',
+            f'<path d="{"".join(thick_d)}" stroke="#212529" '
+            f'stroke-width="{_f(cs * 0.07)}" stroke-linecap="square" fill="none"/>']
+
+
+def _labels(lay: Layout) -> list[str]:
+    """Row and column numbers around the grid."""
+    cs, off = lay.cs, lay.off
+    fs = cs * 0.32
+    parts = [f'<g font-size="{_f(fs)}" text-anchor="middle" fill="#868e96">']
+    for i in range(lay.geo.n):
+        p = off + (i + 0.5) * cs
+        parts.append(f'<text x="{_f(p)}" y="{_f(off - cs * 0.18)}">{i + 1}</text>')
+        parts.append(f'<text x="{_f(off - cs * 0.3)}" y="{_f(p + fs * 0.35)}">{i + 1}</text>')
+    parts.append("</g>")
+    return parts
+
+
+def _values(lay: Layout, board: Board, given_set: set[int] | None) -> list[str]:
+    """The placed values: givens in bold black, the others in blue."""
+    geo, cs = lay.geo, lay.cs
+    big = cs * 0.62
+    parts = [f'<g font-size="{_f(big)}" text-anchor="middle">']
+    for c in range(geo.ncells):
+        v = board.values[c]
+        if not v:
+            continue
+        x, y = lay.cell_xy(c)
+        if given_set is None or c in given_set:
+            attrs = f'font-weight="bold" fill="{GIVEN.fill}"'
+        else:
+            attrs = f'fill="{PLACED.fill}"'
+        parts.append(f'<text x="{_f(x + cs / 2)}" y="{_f(y + cs / 2 + big * 0.36)}" {attrs}>'
+                     f'{escape(geo.symbol(v))}</text>')
+    parts.append("</g>")
+    return parts
+
+
+def _candidates(lay: Layout, board: Board,
+                marks: Mapping[int, CellMarks]) -> tuple[list[str], list[str]]:
+    """The candidates, small, at fixed places; and the marks drawn over them
+    (the placement circled, the eliminations struck out)."""
+    geo, cs = lay.geo, lay.cs
+    n, a, b = geo.n, geo.a, geo.b
+    sub_w = cs / b
+    sub_h = cs / a
+    small = min(sub_w, sub_h) * (0.72 if n <= 9 else 0.62)
+    parts = [f'<g font-size="{_f(small)}" text-anchor="middle" fill="{CANDIDATE.fill}">']
+    marks_svg: list[str] = []
+    for c in range(geo.ncells):
+        if board.values[c]:
+            continue
+        x, y = lay.cell_xy(c)
+        m = marks.get(c)
+        mask = board.cands[c]
+        for w in range(1, n + 1):
+            if not mask >> (w - 1) & 1:
+                continue
+            cx = x + ((w - 1) % b + 0.5) * sub_w
+            cy = y + ((w - 1) // b + 0.5) * sub_h
+            attrs = ""
+            if m is not None and m.cell_role is not None and w in m.values:
+                attrs = f' font-weight="bold" fill="{PATTERN_VALUE.fill}"'
+            if m is not None and m.placed == w:
+                r = min(sub_w, sub_h) * 0.46
+                marks_svg.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r)}" fill="none" '
+                                 f'stroke="{PLACEMENT.fill}" stroke-width="{_f(cs * 0.035)}"/>')
+                attrs = f' font-weight="bold" fill="{PLACEMENT.fill}"'
+            if m is not None and w in m.eliminated:
+                attrs = f' font-weight="bold" fill="{ELIMINATION.fill}"'
+                d = min(sub_w, sub_h) * 0.38
+                marks_svg.append(f'<path d="M{_f(cx - d)} {_f(cy + d)}L{_f(cx + d)} '
+                                 f'{_f(cy - d)}" stroke="{ELIMINATION.fill}" '
+                                 f'stroke-width="{_f(cs * 0.03)}"/>')
+            parts.append(f'<text x="{_f(cx)}" y="{_f(cy + small * 0.36)}"{attrs}>'
+                         f'{escape(geo.symbol(w))}</text>')
+    parts.append("</g>")
+    return parts, marks_svg

@@ -1,0 +1,391 @@
+"""The minimal-level strategy.
+
+Always apply one step of the lowest level that makes progress, then restart
+from level 1; never apply several steps at once.  When no rule of the table
+makes progress, trials nest: the trial rules are rebuilt with a propagation
+that itself includes trials, one depth at a time, up to the table's
+``max_depth``, on positions with exactly one solution (checked with the exact
+solver before nesting).
+
+Which step of the trial rule the strategy needs is taken (the rule and the
+depth are always the strategy's) depends on what the engine is for.  An
+engine that explains takes, where trials nest or where trials of depth 1
+leave much to do, the one that leaves the least to explain (itself and every
+trial after it, estimated by running the strategy ahead with trials of depth
+1: :mod:`grader.strategy.trials.lookahead`), otherwise the one the easiest pattern of the
+position gives.  An engine that grades takes the first one its rule finds,
+and counts the plain steps in its kernel (:meth:`Engine.rate`): grading
+never pays for explanation work.
+
+The two paths agree on the depth, and on the level of every grid whose
+trials do not nest (the rules are monotonic: the first position where the
+rules of levels 1-13 stop is the same on every path).  Where trials nest,
+the position the trials of depth 1 reach after a nested step depends on the
+nested step taken, and so does whether a reductio (level 14) is needed
+there: the level of such a grid is the level of the path taken (it differs
+between the two paths on 20 of the 375 hardest grids of
+``hodoku-py_HardestDatabase110626.txt``, on none of bench-mixed or of the
+SE-rated sample).  The number of steps and the techniques' counts can differ
+on every grid that needs trials.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from grader.core.board import Board
+from grader.core.rule import Rule, RuleContext
+from grader.core.steps import Step
+from grader.kernel import Kernel, default_kernel
+from grader.strategy.expert.families import easiest_hints
+from grader.strategy.expert.hint import Hint
+from grader.strategy.hierarchy import Hierarchy, load_hierarchy
+from grader.strategy.plugins import rule_class
+from grader.strategy.propagate import SINGLES, next_step_of
+from grader.strategy.trials.chains import Target, holds
+from grader.strategy.trials.lookahead import LookAhead
+
+#: How many of the easiest hints of a position the engine tries to find as a
+#: trial of the rule it needs (easiest first) before it keeps the first trial.
+EASIEST_HINTS = 3
+
+
+class SoundnessError(AssertionError):
+    """A step contradicts the grid's solution (checked in debug mode)."""
+
+
+@dataclass
+class Trace:
+    """What the strategy did on one grid."""
+
+    steps: list[Step] = field(default_factory=list)
+    solved: bool = False
+    depth: int = 0
+
+    @property
+    def level(self) -> int:
+        return max((s.level for s in self.steps), default=0)
+
+    def tally(self) -> Tally:
+        """The counts of these steps."""
+        t = Tally()
+        for s in self.steps:
+            t.add(s.rule, s.level, s.depth)
+        t.solved = self.solved
+        return t
+
+
+@dataclass
+class Tally:
+    """What grading keeps of the strategy's path: how many steps of each
+    rule, and what the score and the rating need of them (see
+    :func:`grader.strategy.grading.score_of`)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    steps: int = 0
+    #: the sum of the steps' weights, 2 ** (level - 1) * 2 ** (depth - 1)
+    weight: float = 0.0
+    level: int = 0
+    depth: int = 0
+    #: the rule of the first step of the highest (level, depth), and its depth
+    hardest: str | None = None
+    top_depth: int = 0
+    solved: bool = False
+
+    def add(self, rule: str, level: int, depth: int, n: int = 1) -> None:
+        """Count ``n`` steps of ``rule`` in a row."""
+        self.counts[rule] = self.counts.get(rule, 0) + n
+        self.steps += n
+        self.weight += n * 2.0 ** (level - 1) * (2.0 ** (depth - 1) if depth > 1 else 1.0)
+        if self.hardest is None or (level, depth) > (self.level, self.top_depth):
+            self.hardest, self.top_depth = rule, depth
+        self.level = max(self.level, level)
+        self.depth = max(self.depth, depth)
+
+
+class Engine:
+    """Rules built from a hierarchy table, ready to solve boards.
+
+    ``record``: steps carry what only explanations use: the chains of
+    sub-steps of trial branches, and the annotations of single steps (the
+    other regions where a value is single, the cells that exclude the other
+    candidates).  Grading turns it off: the steps, their levels and the rating
+    are the same, only those details are not kept.
+
+    Debug mode: pass the solution to :meth:`steps` or :meth:`solve` and every
+    step's placements and eliminations are checked against it, a
+    :class:`SoundnessError` raised on the first disagreement.
+
+    ``kernel``: what computes closures, trial searches and exact solutions
+    (:mod:`grader.kernel`), chosen once here: the default kernel (C when it
+    is built, unless ``SUDOKU_GRADER_PURE=1``) when None.  Every rule built
+    carries it; a rule's description for C is checked here, so one the C
+    side does not know fails now, with a clear error."""
+
+    def __init__(self, hierarchy: Hierarchy | None = None, record: bool = True,
+                 kernel: Kernel | None = None, max_depth: int | None = None,
+                 explain: bool | None = None) -> None:
+        self.kernel: Kernel = kernel or default_kernel()
+        #: whether trial steps are chosen for explanations (``record`` when None)
+        self.explain = record if explain is None else explain
+        self.hierarchy = hierarchy or load_hierarchy()
+        self.options = self.hierarchy.trials.model_dump()
+        # trials keep the chains of their branches (for explanations)
+        self.options["record"] = record
+        self.options["explain"] = self.explain
+        specs = self.hierarchy.ordered()
+        self._classes = [(spec, rule_class(spec.plugin)) for spec in specs]
+        self.base: tuple[Rule, ...] = tuple(
+            cls(spec, RuleContext(options=dict(self.options), kernel=self.kernel))
+            for spec, cls in self._classes if cls.kind != "trial")
+        self._depth_rules: dict[int, tuple[Rule, ...]] = {}
+        self._upto_cache: dict[tuple[int, int | None], tuple[Rule, ...]] = {}
+        has_trials = any(cls.kind == "trial" for _, cls in self._classes)
+        self._max_depth = int(self.options.get("max_depth", 1)) if has_trials else 1
+        if max_depth is not None:
+            self._max_depth = min(self._max_depth, max_depth)
+        #: the trial that leaves the least to explain (:mod:`grader.strategy.trials.lookahead`)
+        self.lookahead = LookAhead(self._probe_engine)
+        for rule in self.rules(1):
+            rule.accelerated()  # NativeRuleError now for a description C does not know
+        top = self.plain_top()
+        #: the plain rules the kernel steps for :meth:`rate`: those below every trial
+        self._stepped = tuple(r for r in self.rules(1)
+                              if r.kind != "trial" and (top is None or r.level <= top))
+
+    # -- rule sets -----------------------------------------------------
+    def _propagation_for(self, spec_level: int, inner: tuple[Rule, ...]) -> tuple[Rule, ...]:
+        mode = self.options.get("propagation", "all")
+        plain = tuple(r for r in self.base if r.level < spec_level)
+        if mode == "singles":
+            plain = tuple(r for r in plain if r.kind == "placement" or r.family in SINGLES)
+        return plain + inner
+
+    def rules(self, depth: int = 1) -> tuple[Rule, ...]:
+        """Every rule, by level, with trials at nesting ``depth``."""
+        if depth in self._depth_rules:
+            return self._depth_rules[depth]
+        inner: tuple[Rule, ...] = ()
+        if depth > 1:
+            inner = tuple(r for r in self.rules(depth - 1) if r.kind == "trial")
+        built: list[Rule] = []
+        for spec, cls in self._classes:
+            if cls.kind == "trial":
+                ctx = RuleContext(propagation=self._propagation_for(spec.level, inner),
+                                  depth=depth, options=dict(self.options), kernel=self.kernel)
+                built.append(cls(spec, ctx))
+            else:
+                built.append(next(r for r in self.base if r.code == spec.code))
+        result = tuple(built)
+        self._depth_rules[depth] = result
+        return result
+
+    def _upto(self, depth: int, max_level: int | None) -> tuple[Rule, ...]:
+        key = (depth, max_level)
+        got = self._upto_cache.get(key)
+        if got is None:
+            got = tuple(r for r in self.rules(depth) if max_level is None or r.level <= max_level)
+            self._upto_cache[key] = got
+        return got
+
+    @property
+    def max_depth(self) -> int:
+        return self._max_depth
+
+    # -- the strategy --------------------------------------------------
+    def next_step(self, board: Board, max_level: int | None = None) -> Step | None:
+        """The step the minimal-level strategy applies next, or None when stuck."""
+        rules = self._upto(1, max_level)
+        step = next_step_of(board, rules)
+        if step is not None:
+            if step.depth == 1 and max_level is None:
+                rule = next(r for r in rules if r.code == step.rule)
+                if self._looks_ahead(rule) and self.lookahead.hard(board):
+                    better = self.lookahead.best(board, 1, rule)
+                    if better is not None:
+                        return self._named(board, better)
+            return self._easiest(board, step, rules)
+        if board.solution is None:
+            self.attach_solution(board)
+        if board.solution is None:
+            # Nesting is for positions with exactly one solution: on one with
+            # several, no depth can finish, and each depth costs far more than
+            # the one below.
+            return None
+        for depth in range(2, self.max_depth + 1):
+            for rule in self._upto(depth, max_level):
+                if rule.kind != "trial":
+                    continue
+                if self._looks_ahead(rule):
+                    step = self.lookahead.best(board, depth, rule)
+                    if step is not None:
+                        return self._named(board, step)
+                    continue
+                for step in rule.find(board):
+                    if board.progress(step):
+                        return self._easiest(board, step, self._upto(depth, max_level))
+        return None
+
+    def plain_top(self) -> int | None:
+        """The highest level below every trial rule (None without trials)."""
+        levels = [r.level for r in self.rules(1) if r.kind == "trial"]
+        return min(levels) - 1 if levels else None
+
+    def _probe_engine(self) -> Engine:
+        """The engine the look-ahead runs: this table and kernel, trials of
+        depth 1, nothing recorded."""
+        return Engine(self.hierarchy, record=False, kernel=self.kernel, max_depth=1,
+                      explain=True)
+
+    def _chooses(self) -> bool:
+        """Whether trial steps are chosen for explanations."""
+        return self.explain and self.options.get("order", "easiest") == "easiest"
+
+    def _looks_ahead(self, rule: Rule) -> bool:
+        return self._chooses() and hasattr(rule, "choices") and self.max_depth > 1
+
+    def _easiest(self, board: Board, step: Step, rules: Sequence[Rule]) -> Step:
+        """Easiest trial first: ``step`` is the first step of the trial rule
+        (and depth) the strategy needs; among that rule's steps, take the one
+        that gives the conclusion of the easiest pattern or chain the position
+        holds (see :func:`grader.strategy.expert.families.easiest_hints`), named as
+        players name it.  The rule and the depth are the strategy's, so levels
+        and depths are unchanged.  ``step`` itself when no pattern is found or
+        none of its conclusions comes from a step of that rule."""
+        if not step.depth or not self._chooses():
+            return step
+        rule = next((r for r in rules if r.code == step.rule and r.kind == "trial"), None)
+        find_for = getattr(rule, "find_for", None)
+        if find_for is None:
+            return step
+        hints = easiest_hints(board, self.kernel.name)[:EASIEST_HINTS]
+        named = self._named(board, step, hints)
+        if named is not step:  # the first trial may already be the pattern's
+            return named
+        for hint in hints:
+            targets = _targets(hint)
+            for found in find_for(board, targets, hint.cells):
+                if board.progress(found):
+                    return replace(found, pattern_name=hint.family)
+        return step
+
+    def _named(self, board: Board, step: Step, hints: Sequence[Hint] | None = None) -> Step:
+        """``step`` named after the first of the position's easiest hints
+        whose conclusion it gives, when one does."""
+        if hints is None:
+            hints = easiest_hints(board, self.kernel.name)[:EASIEST_HINTS]
+        after = board.copy()
+        after.apply(step)
+        for hint in hints:
+            if any(holds(after, t) for t in _targets(hint)):
+                return replace(step, pattern_name=hint.family)
+        return step
+
+    def attach_solution(self, board: Board, solution: Sequence[int] | None = None) -> None:
+        """Give ``board`` its solution as a hint for trials (see
+        :attr:`Board.solution`), computing it with the exact solver when not
+        given.  Nothing is attached unless the solution is unique and agrees
+        with every value and candidate on the board."""
+        if board.solution is not None:
+            return
+        if solution is None:
+            if not any(r.kind == "trial" for r in self.rules(1)):
+                return
+            res = self.kernel.solve(board.geo, board.values, limit=2)
+            if res.count != 1 or res.solution is None:
+                return
+            solution = res.solution
+        for c, v in enumerate(solution):
+            if board.values[c]:
+                if board.values[c] != v:
+                    return
+            elif not board.cands[c] >> (v - 1) & 1:
+                return
+        board.solution = tuple(solution)
+
+    def steps(self, board: Board, max_level: int | None = None,
+              solution: list[int] | None = None) -> Iterator[Step]:
+        """Apply and yield steps until the grid is solved or nothing applies
+        (mutates ``board``)."""
+        self.attach_solution(board, solution)
+        while not board.is_solved():
+            step = self.next_step(board, max_level)
+            if step is None:
+                return
+            if solution is not None:
+                check_step(step, solution)
+            board.apply(step)
+            yield step
+
+    def rate(self, board: Board) -> Tally:
+        """The strategy's path on ``board`` (mutated), counted, not recorded:
+        the plain steps are taken by the kernel (the same steps as one at a
+        time in Python), the trial steps one at a time."""
+        self.attach_solution(board)
+        tally = Tally()
+        plain = self._stepped
+        code = [(r.code, r.level) for r in plain]
+        while not board.is_solved():
+            if plain:
+                done = self.kernel.steps(board, plain, 100_000)
+                _count(tally, done, code)
+                if board.is_solved():
+                    break
+            step = self.next_step(board)
+            if step is None:
+                break
+            board.apply(step)
+            tally.add(step.rule, step.level, step.depth)
+        tally.solved = board.is_solved()
+        return tally
+
+    def solve(self, board: Board, max_level: int | None = None,
+              solution: list[int] | None = None, copy: bool = True) -> Trace:
+        """Run the strategy on a copy of ``board`` (on ``board`` itself when
+        ``copy`` is False)."""
+        if copy:
+            work = board.copy()
+            work.solution = board.solution
+        else:
+            work = board
+        trace = Trace()
+        for step in self.steps(work, max_level, solution):
+            trace.steps.append(step)
+            trace.depth = max(trace.depth, step.depth)
+        trace.solved = work.is_solved()
+        return trace
+
+
+def _count(tally: Tally, done: bytes, code: Sequence[tuple[str, int]]) -> None:
+    """Add the plain steps ``done`` (positions in ``code``) to ``tally``, in order."""
+    if not done:
+        return
+    if len(done) < 8:
+        for i in done:
+            tally.add(code[i][0], code[i][1], 0)
+        return
+    first = {i: done.index(i) for i in set(done)}
+    for i in sorted(first, key=first.__getitem__):
+        tally.add(code[i][0], code[i][1], 0, done.count(i))
+
+
+def _targets(hint: Hint) -> list[Target]:
+    """What a hint concludes, as (placed, cell, value)."""
+    return ([(True, c, d) for c, d in hint.placements]
+            + [(False, c, d) for c, d in hint.eliminations])
+
+
+def check_step(step: Step, solution: list[int]) -> None:
+    """Raise :class:`SoundnessError` if ``step`` disagrees with ``solution``."""
+    geo = step.geo
+    for c, v in step.placements:
+        if solution[c] != v:
+            raise SoundnessError(
+                f"{step.summary()}: places {geo.symbol(v)} in {geo.cell_name(c)} "
+                f"but the solution has {geo.symbol(solution[c])}")
+    for c, v in step.eliminations:
+        if solution[c] == v:
+            raise SoundnessError(
+                f"{step.summary()}: eliminates the true value {geo.symbol(v)} "
+                f"from {geo.cell_name(c)}")

@@ -1,0 +1,167 @@
+"""The easiest-first walk that rates an expert grid (see README, "Expert
+score").
+
+From the fixpoint of the plain rules (levels 1-12), try the families in
+order; the first that yields a useful hint rates the position at its
+easiest hint.  Keep the running maximum, apply every conclusion of that
+family rated at most the maximum, propagate again, repeat.  When no family
+fires, the engine's own trial step rates the position at
+9.0 + 0.5 (depth - 1).  The grid's estimate is the maximum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from grader.core.board import Board
+from grader.core.rule import Rule
+from grader.strategy.engine import Engine, SoundnessError
+from grader.strategy.expert.families import (
+    FAMILIES,
+    SEGMENTS,
+    Context,
+    first_family,
+    first_family_python,
+    useful,
+)
+from grader.strategy.expert.hint import Hint
+from grader.strategy.propagate import next_step_of
+
+__all__ = ["FAMILIES", "NESTED", "RATED_SIZES", "SEGMENTS", "Context", "Move", "Rater", "Walk",
+           "check_hint", "first_family", "first_family_python", "is_quad", "useful"]
+
+#: The rated sizes: Sudoku Explainer's scale is about 9x9 grids.
+RATED_SIZES = (9,)
+
+
+NESTED = 90  # 9.0, plus 0.5 per nesting level beyond the first
+
+
+@dataclass(frozen=True)
+class Move:
+    """One rated position of the walk: the family that fired, its easiest
+    hint's rating, and the hints applied."""
+
+    family: str
+    rating: int
+    hints: tuple[Hint, ...]
+
+
+@dataclass
+class Walk:
+    """The estimate (tenths), the pattern of the hardest position, the path.
+    ``solved``: the walk came to its end (the grid solved, or a position rated
+    by the grid's nesting depth, see :meth:`Rater.walk`)."""
+
+    rating: int = 0
+    pattern: str | None = None
+    moves: list[Move] = field(default_factory=list)
+    solved: bool = False
+
+    @property
+    def se(self) -> float | None:
+        return self.rating / 10 if self.moves else None
+
+
+def check_hint(hint: Hint, solution: Sequence[int]) -> None:
+    """Raise :class:`SoundnessError` if ``hint`` disagrees with ``solution``."""
+    for c, d in hint.placements:
+        if solution[c] != d:
+            raise SoundnessError(f"{hint.family} places {d} in cell {c}; the solution has "
+                                 f"{solution[c]}")
+    for c, d in hint.eliminations:
+        if solution[c] == d:
+            raise SoundnessError(f"{hint.family} removes {d} from cell {c}, its solution")
+
+
+def _apply(board: Board, hints: list[Hint]) -> None:
+    for h in hints:
+        for c, d in h.placements:
+            if not board.values[c]:
+                board.place(c, d)
+        for c, d in h.eliminations:
+            board.cands[c] &= ~(1 << (d - 1))
+
+
+def is_quad(rule: Rule) -> bool:
+    """Naked and hidden subsets of four and more: Sudoku Explainer rates quads
+    (5.0 and 5.4), so the walk leaves these rules out of its propagation and
+    tries quads as families (larger subsets are quads of the other kind)."""
+    return (rule.family in ("naked-subset", "hidden-subset")
+            and int(rule.params.get("min_size", 2)) >= 4)
+
+
+class Rater:
+    """Walks grids for one engine (its levels 1-12 propagate)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.plain: tuple[Rule, ...] = tuple(r for r in engine.base if not is_quad(r))
+
+    def settle(self, board: Board) -> None:
+        if self.engine.kernel.closure(board, self.plain):
+            raise AssertionError("the expert walk reached a contradiction")
+
+    def walk(self, board: Board, limit: int = 500,
+             solution: Sequence[int] | None = None, depth: int | None = None) -> Walk:
+        """Rate ``board`` (a copy is walked); its solution must be unique.
+
+        ``depth``: the nesting depth the engine needed on the grid, when known.
+        A position that no family and no trial of depth 1 moves then rates
+        9.0 + 0.5 (depth - 1) and ends the walk: no later position needs
+        deeper trials than the grid does, and deeper trials cost far more than
+        the rest of the walk.
+
+        Debug mode: with ``solution``, every hint found is checked against it
+        (a :class:`~grader.strategy.engine.SoundnessError` on the first that disagrees)."""
+        work = board.copy()
+        work.solution = board.solution
+        walk = Walk()
+        self.settle(work)
+        while not work.is_solved() and len(walk.moves) < limit:
+            found = first_family(work, kernel=self.engine.kernel.name)
+            if found is None:
+                move = self._nested(work, depth)
+                if move is None:
+                    return walk
+                if not move.hints:  # rated by the grid's depth: the walk ends
+                    self._record(walk, move)
+                    walk.solved = True
+                    return walk
+            else:
+                name, hints = found
+                if solution is not None:
+                    for h in hints:
+                        check_hint(h, solution)
+                easiest = min(hints, key=lambda h: h.rating)
+                top = max(walk.rating, easiest.rating)
+                chosen = [h for h in hints if h.rating <= top]
+                _apply(work, chosen)
+                move = Move(easiest.family, easiest.rating, tuple(chosen))
+            self._record(walk, move)
+            self.settle(work)
+        walk.solved = work.is_solved()
+        return walk
+
+    @staticmethod
+    def _record(walk: Walk, move: Move) -> None:
+        walk.moves.append(move)
+        if walk.pattern is None or move.rating > walk.rating:
+            walk.rating = move.rating
+            walk.pattern = move.family
+
+    def _nested(self, board: Board, depth: int | None) -> Move | None:
+        """The engine's trial step (applied), or with ``depth`` known and no
+        trial of depth 1 that moves, a move without hints rated by it."""
+        step = self.engine.next_step(board) if depth is None else next_step_of(
+            board, self.engine.rules(1))
+        if step is None:
+            if depth is None or depth < 2:
+                return None
+            return Move("nested trials", NESTED + 5 * (depth - 1), ())
+        board.apply(step)
+        rating = NESTED + 5 * (max(step.depth, 1) - 1)
+        hint = Hint("nested trials", rating, tuple(step.placements),
+                    tuple(step.eliminations), ())
+        return Move(hint.family, rating, (hint,))

@@ -1,0 +1,218 @@
+"""Verdicts and grades.
+
+Every grid is checked first by the exact solver: ``malformed`` (wrong length
+or symbol), ``contradiction`` (a value repeated in a region among the givens),
+``no-solution``, ``multiple-solutions``, or ``ok``.  Only ``ok`` grids are
+graded by the minimal-level strategy.
+
+The score
+---------
+The book's rating is coarse; ``score`` orders grids inside it.  Each applied
+step weighs ``2 ** (level - 1)``; a trial step (levels 13-14) nested to depth
+``d`` weighs that times ``2 ** (d - 1)``.  With ``W`` the total weight and ``L`` the grid's
+level::
+
+    score = 10 * L + 10 * W / (W + 20 * 2 ** (L - 1))
+
+so ``score`` lies in ``[10 L, 10 L + 10)``: grids sort first by level, then by
+how much work at and near that level they need (more steps of the hardest
+kinds, deeper nesting).  An already solved grid scores 0.
+
+Expert grids (those that need a trial) of a rated size (9x9) are ordered
+instead by ``se``, an estimate of their rating on Sukaku/Sudoku Explainer's
+scale by the easiest patterns and chains (:mod:`grader.strategy.expert`)::
+
+    score = 10 * L + min(se, 9.99)
+
+``se_pattern`` names the pattern that rated the hardest position.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from grader.core import fields
+from grader.core.board import Board
+from grader.core.geometry import SYMBOLS, Geometry
+from grader.core.steps import Step
+from grader.formats import Grid, Record
+from grader.kernel import Kernel, SolveResult
+from grader.strategy.engine import Engine, Tally, Trace
+from grader.strategy.expert import RATED_SIZES, Rater, Walk
+from grader.strategy.hierarchy import Hierarchy
+
+#: An exact solver used for verdicts: (geometry, values, limit) -> SolveResult.
+Solver = Callable[[Geometry, Sequence[int], int], SolveResult]
+
+Verdict = Literal["ok", "malformed", "contradiction", "no-solution", "multiple-solutions",
+                  "unsolved", "timeout", "rule-error", "error"]
+VERDICTS: tuple[str, ...] = ("ok", "malformed", "contradiction", "no-solution",
+                             "multiple-solutions", "unsolved", "timeout", "rule-error", "error")
+
+
+class GradeResult(BaseModel):
+    """The JSON Lines contract: one object per input grid, in input order."""
+
+    model_config = ConfigDict(extra="allow")
+
+    index: int = 1
+    line: int | None = None
+    puzzle: str
+    size: int | None = None
+    verdict: Verdict
+    message: str | None = None
+    level: int | None = None
+    rating: str | None = None
+    score: float | None = None
+    depth: int | None = None
+    steps: int | None = None
+    techniques: dict[str, int] = {}
+    hardest: str | None = None
+    se: float | None = None
+    se_pattern: str | None = None
+    seconds: float = 0.0
+
+    def contract(self, with_solution: bool = False) -> dict[str, Any]:
+        """The fields of the JSON Lines contract (plus ``solution`` on request)."""
+        d = self.model_dump(include=set(CONTRACT_FIELDS))
+        out = {k: d[k] for k in CONTRACT_FIELDS}
+        if with_solution:
+            out["solution"] = getattr(self, "solution", None)
+        return out
+
+
+#: The contract's fields, in order: the model's own (one place to add a field;
+#: :mod:`grader.bulk.codec` reads and writes them by the model's types), named
+#: in :mod:`grader.core.fields` too for the commands' help.
+CONTRACT_FIELDS: tuple[str, ...] = tuple(GradeResult.model_fields)
+if CONTRACT_FIELDS != fields.CONTRACT_FIELDS:  # pragma: no cover - caught by every test
+    raise ImportError(f"grader.core.fields.CONTRACT_FIELDS must be {CONTRACT_FIELDS}")
+
+
+def score_of(steps: list[Step] | Tally, level: int) -> float:
+    """The score of a path (its steps, or their :class:`~grader.strategy.engine.Tally`)."""
+    if level <= 0:
+        return 0.0
+    w = steps.weight if isinstance(steps, Tally) else Trace(list(steps)).tally().weight
+    frac = w / (w + 20 * 2 ** (level - 1))
+    return round(10 * level + min(9.99, 10 * frac), 2)
+
+
+def expert_score(level: int, se: float) -> float:
+    """The score of an expert grid with estimate ``se``."""
+    return round(10 * level + min(9.99, se), 2)
+
+
+class Grader:
+    """Checks and grades grids with one engine (one hierarchy).
+
+    ``check``: debug mode, every step is checked against the solution.
+    ``record``: keep the chains of trial branches (see :class:`Engine`); off by
+    default, since a grade does not show them.
+    ``kernel``: C or pure Python (see :mod:`grader.kernel`), for the engine
+    and the exact solver; the default kernel when None."""
+
+    def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False,
+                 solver: Solver | None = None, record: bool = False,
+                 kernel: Kernel | None = None) -> None:
+        self.engine = Engine(hierarchy, record=record, kernel=kernel, explain=False)
+        self.hierarchy = self.engine.hierarchy
+        self.check = check
+        self.solver: Solver = solver or self.engine.kernel.solve
+        self._order = {spec.code: i for i, spec in enumerate(self.hierarchy.ordered())}
+        self._rater: Rater | None = None
+
+    def expert(self, grid: Grid, solution: tuple[int, ...] | None,
+               depth: int | None = None) -> Walk | None:
+        """The expert walk of a grid that needs a trial (``depth``: the nesting
+        its trace needed), or None for sizes Sudoku Explainer's scale does not
+        cover (see :mod:`grader.strategy.expert`)."""
+        if grid.size not in RATED_SIZES or solution is None:
+            return None
+        if self._rater is None:
+            self._rater = Rater(self.engine)
+        board = Board.from_values(grid.geo, grid.values)
+        board.solution = tuple(solution)
+        # debug mode: every hint of the walk is checked against the solution
+        walk = self._rater.walk(board, depth=depth, solution=solution if self.check else None)
+        return walk if walk.solved and walk.moves else None
+
+    def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
+        res = self.solver(grid.geo, grid.values, 2)
+        if res.count == 0:
+            dup = Board.from_values(grid.geo, grid.values).conflicts()
+            if dup is not None:
+                return "contradiction", dup.reason, None
+            return "no-solution", "the givens admit no solution", None
+        if res.count > 1:
+            return "multiple-solutions", "the grid has more than one solution", res.solution
+        return "ok", None, res.solution
+
+    def trace(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Trace:
+        """Every step of the strategy on ``grid`` (debug mode: each checked
+        against ``solution``)."""
+        board = Board.from_values(grid.geo, grid.values)
+        if solution is not None:
+            board.solution = tuple(solution)  # from the exact solver: unique, consistent
+        return self.engine.solve(board, solution=list(solution) if solution and self.check
+                                 else None, copy=False)
+
+    def tally(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Tally:
+        """The counts of the strategy's path on ``grid``, what a grade needs
+        (every step made and checked in debug mode)."""
+        if self.check:
+            return self.trace(grid, solution).tally()
+        board = Board.from_values(grid.geo, grid.values)
+        if solution is not None:
+            board.solution = tuple(solution)  # from the exact solver: unique, consistent
+        return self.engine.rate(board)
+
+    def grade_grid(self, grid: Grid, index: int = 1, line: int | None = None) -> GradeResult:
+        t0 = time.perf_counter()
+        puzzle = grid.normalised()
+        verdict, message, solution = self.verdict(grid)
+        base: dict[str, Any] = {"index": index, "line": line, "puzzle": puzzle, "size": grid.size}
+        if verdict != "ok":
+            return GradeResult(**base, verdict=verdict, message=message,  # type: ignore[arg-type]
+                               seconds=round(time.perf_counter() - t0, 6))
+        path = self.tally(grid, solution)
+        walk = (self.expert(grid, solution, path.depth) if path.solved and path.depth >= 1
+                else None)
+        return self.result_from_tally(path, base, solution, t0, walk)
+
+    def result_from_tally(self, path: Tally, base: dict[str, Any],
+                          solution: tuple[int, ...] | None, t0: float,
+                          walk: Walk | None = None) -> GradeResult:
+        counts, level, hardest = path.counts, path.level, path.hardest
+        sol_str = None
+        if solution is not None:
+            syms = SYMBOLS
+            sol_str = "".join([syms[v - 1] for v in solution])
+        order = self._order
+        techniques = dict(sorted(counts.items(), key=lambda kv: order.get(kv[0], 99)))
+        if not path.solved:
+            return GradeResult(
+                **base, verdict="unsolved",
+                message=f"the rules stop after {path.steps} steps "
+                        f"(trials nested to depth {self.engine.max_depth} were not enough)",
+                level=level, depth=path.depth, steps=path.steps, techniques=techniques,
+                hardest=hardest, seconds=round(time.perf_counter() - t0, 6),
+                solution=sol_str)  # type: ignore[call-arg]
+        return GradeResult(
+            **base, verdict="ok", level=level, rating=self.hierarchy.rating(level),
+            score=score_of(path, level) if walk is None or walk.se is None
+            else expert_score(level, walk.se),
+            depth=path.depth, steps=path.steps, techniques=techniques, hardest=hardest,
+            se=None if walk is None else walk.se, se_pattern=None if walk is None else walk.pattern,
+            seconds=round(time.perf_counter() - t0, 6),
+            solution=sol_str)  # type: ignore[call-arg]
+
+    def grade_record(self, rec: Record) -> GradeResult:
+        if rec.grid is None:
+            return GradeResult(index=rec.index, line=rec.line, puzzle=rec.text, size=None,
+                               verdict="malformed", message=rec.error)
+        return self.grade_grid(rec.grid, rec.index, rec.line)

@@ -1,0 +1,238 @@
+"""Rule discovery through the ``sudoku_grader.rules`` entry-point group.
+
+Built-in rules are registered exactly like third-party ones (see
+``pyproject.toml``), and the engine loads rules from nowhere else.
+
+Listing the entry points loads nothing (:func:`entries`); a plugin is
+imported only when a hierarchy names it (:func:`rule_class`), so that a
+broken package the hierarchy does not use costs nothing, not even a look.
+Listings of every plugin (``rules``, ``grade --list-rules``) load them all
+(:func:`discover`).  A third-party plugin is imported in a thread of its
+own: one that raises anything (even ``SystemExit``) or does not finish
+within :data:`LOAD_SECONDS` is reported as broken, with the reason, and
+never ends or hangs the command.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from grader.core.errors import GraderError
+from grader.core.rule import BUILTIN_PACKAGES, Rule, RuleContext, _distributions, package_of
+
+if TYPE_CHECKING:
+    from grader.strategy.hierarchy import Hierarchy
+
+GROUP = "sudoku_grader.rules"
+#: A plugin whose import takes longer than this is reported as broken.
+LOAD_SECONDS = 10.0
+
+
+class PluginError(GraderError, LookupError):
+    """A plugin that is missing or not a rule."""
+
+
+@dataclass(frozen=True)
+class Discovery:
+    """What one look at the entry points found: rule classes by entry-point
+    name, and why each plugin that failed to load did."""
+
+    rules: Mapping[str, type[Rule]]
+    broken: Mapping[str, str]
+
+
+@functools.cache
+def entries() -> Mapping[str, tuple[EntryPoint, ...]]:
+    """Every registered rule plugin by entry-point name, **not loaded**.
+
+    Names and values are sorted, so the choice never depends on installation
+    order: a name registered twice is the first by value that loads."""
+    found: dict[str, list[EntryPoint]] = {}
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
+        found.setdefault(ep.name, []).append(ep)
+    return MappingProxyType({k: tuple(v) for k, v in found.items()})
+
+
+#: (name, value) -> the loaded class, or why it could not be loaded
+_LOADED: dict[tuple[str, str], type[Rule] | str] = {}
+
+
+def _import(ep: EntryPoint) -> object:
+    """``ep.load()``; a third-party one in a thread of its own, bounded by
+    :data:`LOAD_SECONDS` (PluginError: it failed, or is still loading)."""
+    if ep.value.split(".")[0].split(":")[0] in BUILTIN_PACKAGES:
+        return ep.load()
+    box: dict[str, object] = {}
+
+    def load() -> None:
+        try:
+            box["obj"] = ep.load()
+        except BaseException as e:  # noqa: BLE001 - even sys.exit() is the plugin's failure
+            box["error"] = e
+
+    thread = threading.Thread(target=load, name=f"load-plugin-{ep.name}", daemon=True)
+    out, sys.stdout = sys.stdout, sys.stderr  # what it prints never mixes with results
+    try:
+        thread.start()
+        thread.join(LOAD_SECONDS)
+    finally:
+        sys.stdout = out
+    if thread.is_alive():
+        raise PluginError(f"rule plugin {ep.name!r} ({ep.value}) did not finish loading "
+                          f"within {LOAD_SECONDS:g} s")
+    if "error" in box:
+        e = box["error"]
+        what = f"{type(e).__name__}: {e}" if isinstance(e, BaseException) and not isinstance(
+            e, Exception) else str(e)
+        raise PluginError(f"rule plugin {ep.name!r} ({ep.value}) failed to load: {what}")
+    return box.get("obj")
+
+
+def load(ep: EntryPoint) -> type[Rule]:
+    """The rule class of one entry point, loaded once (PluginError: broken)."""
+    key = (ep.name, ep.value)
+    got = _LOADED.get(key)
+    if got is None:
+        try:
+            obj = _import(ep)
+        except PluginError as e:
+            got = str(e)
+        except Exception as e:  # noqa: BLE001 - a broken built-in: named, not a traceback
+            got = f"rule plugin {ep.name!r} ({ep.value}) failed to load: {e}"
+        else:
+            got = obj if isinstance(obj, type) and issubclass(obj, Rule) else (
+                f"rule plugin {ep.name!r} ({ep.value}) is not a Rule subclass")
+        _LOADED[key] = got
+    if isinstance(got, str):
+        raise PluginError(got)
+    return got
+
+
+def discover() -> Discovery:
+    """Every rule class registered in the entry-point group, by entry-point
+    name, all loaded (see :func:`entries` for the order).
+
+    A plugin that fails to load (or is not a rule) is left out and its error
+    kept in :attr:`Discovery.broken`: it must not hide the others; asking for
+    it by name (:func:`rule_class`) raises that error."""
+    found: dict[str, type[Rule]] = {}
+    broken: dict[str, str] = {}
+    for name, eps in entries().items():
+        try:
+            found[name] = _load_first(eps)
+        except PluginError as e:
+            broken[name] = str(e)
+    return Discovery(MappingProxyType(found), MappingProxyType(broken))
+
+
+def _load_first(eps: tuple[EntryPoint, ...]) -> type[Rule]:
+    """The first of the entry points of one name that loads (else the first error)."""
+    first: PluginError | None = None
+    for ep in eps:
+        try:
+            return load(ep)
+        except PluginError as e:
+            first = first or e
+    assert first is not None
+    raise first
+
+
+@functools.cache
+def discovered() -> Discovery:
+    """:func:`discover`, once per process (the installed plugins do not
+    change while it runs).  :func:`reset` forgets it, after installing a
+    plugin in a running process (tests do)."""
+    return discover()
+
+
+def reset() -> None:
+    """Forget the cached entry points, loads and discovery, and the cached
+    module-to-distribution map (:func:`grader.core.rule.package_of`): the next
+    look reads the entry points again."""
+    entries.cache_clear()
+    discovered.cache_clear()
+    _LOADED.clear()
+    _distributions.cache_clear()
+
+
+def plugins(refresh: bool = False) -> dict[str, type[Rule]]:
+    """The discovered rule classes, all loaded (looked at again when ``refresh``)."""
+    if refresh:
+        reset()
+    return dict(discovered().rules)
+
+
+def rule_class(name: str) -> type[Rule]:
+    """The rule class of the plugin ``name``: only that plugin is loaded."""
+    eps = entries().get(name)
+    if eps is None:
+        entries.cache_clear()  # it may have been installed since
+        eps = entries().get(name)
+    if eps is None:
+        known = ", ".join(sorted(entries())) or "none"
+        raise PluginError(f"no rule plugin named {name!r} in group {GROUP} (known: {known})")
+    return _load_first(eps)
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """One row of ``python -m grader rules``: a rule of a hierarchy, or an
+    installed rule plugin the hierarchy does not use, or a broken one."""
+
+    plugin: str
+    code: str | None
+    level: int | None
+    name: str
+    family: str
+    package: str
+    version: str
+    accelerated: bool
+    error: str | None = None
+
+
+def rule_table(hierarchy: Hierarchy) -> list[RuleInfo]:
+    """Every rule of ``hierarchy`` (by level), then every other installed
+    rule plugin, then every plugin that failed to load, with its error."""
+    reset()
+    found, broken = discovered().rules, discovered().broken
+    rows: list[RuleInfo] = []
+    used: set[str] = set()
+    for spec in hierarchy.ordered():
+        cls = found.get(spec.plugin)
+        if cls is None:
+            why = broken.get(spec.plugin, f"no rule plugin named {spec.plugin!r}")
+            rows.append(RuleInfo(spec.plugin, spec.code, spec.level, spec.name or spec.code,
+                                 "", "?", "?", False, why))
+            continue
+        used.add(spec.plugin)
+        rule = cls(spec, RuleContext())
+        rows.append(_info(spec.plugin, cls, spec.code, spec.level, rule.name,
+                          rule.accelerated() is not None))
+    for name, cls in sorted(found.items()):
+        if name not in used:
+            rows.append(_info(name, cls, None, None, cls.default_name or name, False))
+    for name, why in sorted(broken.items()):
+        if name not in used:
+            rows.append(RuleInfo(name, None, None, name, "", "?", "?", False, why))
+    return rows
+
+
+def _info(plugin: str, cls: type[Rule], code: str | None, level: int | None, name: str,
+          accelerated: bool) -> RuleInfo:
+    package = package_of(cls.__module__)
+    return RuleInfo(plugin, code, level, name, cls.family, package, _version(package),
+                    accelerated)
+
+
+def _version(package: str) -> str:
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return "?"
