@@ -53,9 +53,11 @@ _LAZY = {
     "Engine": "strategy.engine", "Trace": "strategy.engine",
     "Grid": "formats", "Record": "formats", "iter_source": "formats",
     "parse_grid_token": "formats",
-    "Geometry": "core.geometry", "geometry": "core.geometry", "geometry_for_size": "core.geometry",
+    "Geometry": "core.geometry", "geometry": "core.geometry",
+    "geometry_for_size": "core.geometry",
     "Grader": "strategy.grading", "GradeResult": "strategy.grading",
-    "Hierarchy": "strategy.hierarchy", "RuleSpec": "strategy.hierarchy", "load_hierarchy": "strategy.hierarchy",
+    "Hierarchy": "strategy.hierarchy", "RuleSpec": "strategy.hierarchy",
+    "load_hierarchy": "strategy.hierarchy",
     "Rule": "core.rule", "RuleContext": "core.rule",
     "Branch": "core.steps", "Conflict": "core.steps", "Pattern": "core.steps", "Step": "core.steps",
 }

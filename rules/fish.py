@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from grader.core import phrases
 from grader.core.board import Board
+from grader.core.geometry import ROW
 from grader.core.rule import Rule
 from grader.core.steps import Pattern, Step, absent_outside
 from grader.kernel.c import Family, NativeRule
@@ -88,6 +89,14 @@ class Fish(Rule):
                                 values=(v,),
                             ),
                         )
+
+    @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        base = step.pattern.regions_with("base")
+        kind = "rows" if geo.region_kind[base[0]] == ROW else "columns"
+        return (f"look at value {geo.symbol(step.pattern.values[0])} in the {kind}: in "
+                f"{len(base)} of them it is confined to the same {len(base)} cross lines")
 
     @staticmethod
     def summarize(step: Step) -> str:

@@ -8,7 +8,7 @@ from itertools import combinations
 
 from grader.core import phrases
 from grader.core.board import Board
-from grader.core.geometry import BLOCK
+from grader.core.geometry import BLOCK, ROW
 from grader.core.rule import Rule
 from grader.core.steps import Pattern, Step, absent_outside
 from grader.kernel.c import Family, NativeRule
@@ -94,6 +94,14 @@ class CandidateLines(Rule):
                 values=(v,),
             ),
         )
+
+    @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        src = step.pattern.regions[0][0]
+        other = "the lines through it" if geo.region_kind[src] == BLOCK else "the blocks it crosses"
+        return (f"look at {geo.region_long_name(src)} and {other}: one value is confined to their "
+                f"intersection")
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -203,6 +211,19 @@ class MultipleLines(Rule):
                 values=(v,),
             ),
         )
+
+    @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        blocks = step.pattern.regions_with("block")
+        lines = step.pattern.regions_with("line")
+        kind = "rows" if geo.region_kind[lines[0]] == ROW else "columns"
+        group = "band" if kind == "rows" else "stack"
+        k = geo.cell_block[geo.regions[blocks[0]][0]]
+        members = next(g for g in (geo.bands if kind == "rows" else geo.stacks) if k in g)
+        blocks_text = phrases.regions(geo, [2 * geo.n + i for i in members])
+        return (f"look at the {group} of blocks {blocks_text}: "
+                f"a value is confined to the same {kind} in several of them")
 
     @staticmethod
     def summarize(step: Step) -> str:

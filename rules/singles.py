@@ -147,6 +147,16 @@ class SinglePosition(Rule):
         return order
 
     @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        full = step.pattern.regions_with(FULL_HOUSE)
+        if full:
+            return f"look at {geo.region_long_name(full[0])}: only one of its cells is still empty"
+        region = step.pattern.regions_with("region")[0]
+        return (f"look at {geo.region_long_name(region)}: one value has a single possible cell "
+                f"there")
+
+    @staticmethod
     def summarize(step: Step) -> str:
         geo = step.geo
         (cell, v), = step.placements
@@ -242,6 +252,14 @@ class SingleCandidate(Rule):
                 values=(v,),
             ),
         )
+
+    @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        (cell, _), = step.placements
+        block = 2 * geo.n + geo.cell_block[cell]
+        return (f"look at {geo.region_long_name(block)}: one of its cells has a single candidate "
+                f"left")
 
     @staticmethod
     def summarize(step: Step) -> str:

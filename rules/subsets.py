@@ -194,6 +194,14 @@ class NakedSubset(_Subset):
                 for v in values_of(cands[c] & vm)]
 
     @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        region = step.pattern.regions_with("region")[0]
+        k = len(step.pattern.cells_with("subset"))
+        return (f"look at {geo.region_long_name(region)}: {k} of its cells share only {k} "
+                f"candidates between them")
+
+    @staticmethod
     def summarize(step: Step) -> str:
         geo = step.geo
         cells = ", ".join(geo.cell_name(c) for c in step.pattern.cells_with("subset"))
@@ -245,6 +253,14 @@ class HiddenSubset(_Subset):
         """Every other value leaves the set's cells."""
         cands = board.cands
         return [(c, v) for c in cells for v in values_of(cands[c] & ~vm)]
+
+    @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        region = step.pattern.regions_with("region")[0]
+        k = len(step.pattern.values)
+        return (f"look at {geo.region_long_name(region)}: {k} values can only go in the same {k} "
+                f"cells")
 
     @staticmethod
     def summarize(step: Step) -> str:

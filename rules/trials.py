@@ -41,6 +41,19 @@ from grader.strategy.trials.branches import (
     trial_name,
 )
 from grader.strategy.trials.chains import Target
+from rules.trial_text import teach_trial
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
+
+
+def _trial_area(step: Step) -> str:
+    """Where a trial starts, without its pivot: the pivot region, or the
+    block of the pivot cell."""
+    geo = step.geo
+    if step.pattern.regions:
+        return geo.region_long_name(step.pattern.regions[0][0])
+    cell = step.pattern.cells_with("pivot")[0]
+    return geo.region_long_name(2 * geo.n + geo.cell_block[cell])
 
 
 class Choice(NamedTuple):
@@ -158,6 +171,15 @@ class ReductioAdAbsurdum(_Trial):
                 return
             yield hit
             start = hit[0] * 64 + hit[1] + 1
+
+    @staticmethod
+    def where(step: Step) -> str:
+        return (f"look at {_trial_area(step)}: one candidate of one of its cells, once assumed, "
+                f"leads to a contradiction")
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        return teach_trial(step)
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -337,6 +359,21 @@ class DisjunctiveConstruction(_Trial):
             yield (("cell", alts[0][0], alts, targets, dead) if region < 0
                    else ("region", region, alts, targets, dead))
             start = idx + 1
+
+    @staticmethod
+    def where(step: Step) -> str:
+        k = len(step.branches) or len(step.pattern.cells_with("pivot")) or 2
+        n = _COUNT_WORDS.get(k, str(k))
+        follow = ("try each of them with the simpler rules, and keep what the ones that do not "
+                  "end in a contradiction agree on")
+        if step.pattern.regions:
+            return (f"look at {_trial_area(step)}: one value has only {n} possible cells there; "
+                    f"{follow}")
+        return f"look at {_trial_area(step)}: one of its cells has only {n} candidates; {follow}"
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        return teach_trial(step)
 
     @staticmethod
     def summarize(step: Step) -> str:

@@ -12,10 +12,11 @@ from conftest import G9, book_figures, cell
 import grader
 from grader.core.board import Board
 from grader.core.steps import Step
+from grader.explainer import ExplainError
 from grader.explainer.core import walkthrough
-from grader.explainer.trials import teach_trial
 from grader.formats import parse_grid_token
 from grader.strategy.engine import Engine
+from rules.trial_text import teach_trial
 
 FIG = book_figures()
 
@@ -152,7 +153,7 @@ def test_nested_trials_indent_deeper():
     """A trial inside a branch is expanded one level deeper (a constructed
     step: the data shape is what the engine produces at depth 2)."""
     from grader.core.steps import Branch, Conflict, Pattern
-    from grader.explainer.trials import INDENT, branch_lines
+    from rules.trial_text import INDENT, branch_lines
 
     inner_sub = grader.explain(FIG["fig2.2"]["puzzle"])[0]
     inner = Step("reductio-ad-absurdum", "reductio ad absurdum", 14, "reductio", (),
@@ -188,5 +189,5 @@ def test_api_returns_steps_that_solve(name):
 
 
 def test_api_rejects_invalid_grids():
-    with pytest.raises(grader.explain.ExplainError, match="multiple-solutions"):
+    with pytest.raises(ExplainError, match="multiple-solutions"):
         grader.explain("." * 81)

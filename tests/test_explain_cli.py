@@ -263,10 +263,11 @@ def test_readme_explanations_are_the_programs_output(path, index, number):
 
 def test_readme_hint_example_is_true():
     import grader
+    from grader.explainer import HINT_LEVELS, hint
 
     readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
     trial = next(s for s in grader.explain(FIG["fig6.2"]["puzzle"]) if s.branches)
-    tech, where, full = (grader.explain.hint(trial, lv) for lv in grader.explain.HINT_LEVELS)
+    tech, where, full = (hint(trial, lv) for lv in HINT_LEVELS)
     assert f"# {tech}\n" in readme
     assert f"# {where[:90]} ...\n" in readme
     assert f"# {full.splitlines()[0]}   (then" in readme

@@ -213,8 +213,9 @@ def test_a_repeated_clause_is_found() -> None:
 def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The issue's 'no contradiction: the assumption itself gives (1, 4) <- 9',
     in a constructed step whose branch end says so."""
-    import grader.explainer.trials as trials
+    import rules.trial_text as trials
     from grader.core.steps import Branch, Conflict, Pattern
+    from rules.trials import DisjunctiveConstruction
 
     c14, c15 = 3, 4  # (1, 4), (1, 5)
     step = Step("disjunctive-construction", "disjunctive construction", 13,
@@ -222,7 +223,7 @@ def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatc
                 Pattern(cells=((c14, "pivot"), (c15, "pivot")), regions=((0, "pivot"),),
                         values=(9,)), G9,
                 (Branch(c14, 9, ()), Branch(c15, 9, (), Conflict("9 is placed twice"))),
-                depth=1, reference="section 4.3.1")
+                depth=1, reference="section 4.3.1", technique=DisjunctiveConstruction)
     assert not step_problems(step)
     original = trials.branch_end
 

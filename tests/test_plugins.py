@@ -340,14 +340,16 @@ def test_bad_insertions_are_named(tmp_path: Path, row: str, message: str) -> Non
 
 
 def test_a_plugin_cannot_take_over_a_builtin_sentence(site: Path) -> None:
+    """A plugin that names a built-in family loads, and changes nothing of
+    the built-in's steps: a step speaks with the words of its own rule."""
     install_fake_distribution(site, "fake-sudoku-hijack", "fake_sudoku_hijack", HIJACK,
                               {"hijack": "fake_sudoku_hijack:Hijack"})
     plugins(refresh=True)
-    with pytest.raises(PluginError, match="single-position.*fake-sudoku-hijack.*sudoku-grader"):
-        rule_class("hijack")
+    hijack = rule_class("hijack")
+    assert hijack.family == "single-position"
     r = Grader().grade_grid(parse_grid_token(book_figures()["fig2.1"]["puzzle"]))
     assert r.level == 1
-    from grader import explainer as explain
+    from grader.api import explain
 
     steps = explain(book_figures()["fig2.1"]["puzzle"])
     assert "HIJACKED" not in steps[0].summary()
@@ -448,11 +450,11 @@ def test_a_plugins_roles_get_a_legend(tmp_path: Path, site: Path) -> None:
     install_fake_distribution(site, "fake-sudoku-roles", "fake_sudoku_roles", source,
                               {"xy-wing": "fake_sudoku_roles:XYWing"})
     plugins(refresh=True)
-    rule_class("xy-wing")
+    wing = rule_class("xy-wing")
     from grader.core.roles import cell_style
     from grader.explainer.html import _legend
 
-    assert cell_style("pincer").label == "pincer of the wing"
+    assert cell_style("pincer", wing).label == "pincer of the wing"
     h = load_hierarchy(write_hierarchy(tmp_path, """
         extends = "default"
         [[rules]]

@@ -21,11 +21,11 @@ from grader.core.steps import Branch, Conflict, Step
 from grader.explainer.core import walkthrough
 from grader.explainer.html import render_html
 from grader.explainer.model import EndKind, Explanation, LinkRole
-from grader.explainer.trials import chain_notation
 from grader.kernel import c as native
 from grader.kernel import solve
 from grader.strategy.engine import Engine
 from grader.strategy.trials.chains import build_chain, holds, support
+from rules.trial_text import chain_notation
 
 
 def top1465(line: int) -> str:

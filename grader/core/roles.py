@@ -1,18 +1,21 @@
 """The vocabulary of pattern roles: what a cell or region does in a step.
 
 A rule's :class:`~grader.core.steps.Pattern` names its cells and regions by role;
-every renderer (text grid, SVG, HTML legend) looks the role up here, never at
-the rule.  The built-in roles are :class:`Role`; a plugin adds its own with
-:func:`add_role` (or the ``roles`` class attribute of its rule), giving each a
-colour and the words of the legend.  This module depends on nothing else of
-the package, so rules can use it without pulling in the explanations.
+every renderer (text grid, SVG, HTML legend) looks the role up here.  The
+built-in roles are :class:`Role`; a plugin declares its own in the ``roles``
+class attribute of its rule, giving each a colour and the words of the
+legend, and renderers read them from the step's technique: nothing is
+registered anywhere, so no installed package and no import order changes
+another's styles.  This module depends on nothing else of the package.
 """
 
 from __future__ import annotations
 
+import functools
+import zlib
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 
 class Role(StrEnum):
@@ -46,10 +49,6 @@ class RoleStyle:
     letter: str = ""
 
 
-class RoleClash(ValueError):
-    """Two packages gave the same role different styles."""
-
-
 #: Cell roles (strong colours).
 CELL_ROLES: dict[str, RoleStyle] = {
     Role.TARGET: RoleStyle("on dark_green", "#b2f2bb", "where the value goes", "T"),
@@ -71,41 +70,47 @@ REGION_ROLES: dict[str, RoleStyle] = {
     Role.PIVOT: RoleStyle("on #2b1040", "#f3f0ff", "pivot region", "p"),
 }
 
-#: Colours cycled through for roles added without one.
+#: Colours for a technique's roles declared without one (the same role name
+#: always gets the same colour, whatever else is installed).
 _PALETTE = (("on dark_red", "#ffc9c9"), ("on dark_cyan", "#99e9f2"),
             ("on purple4", "#eebefa"), ("on dark_olive_green3", "#d8f5a2"),
             ("on orange4", "#ffd8a8"), ("on deep_sky_blue4", "#a5d8ff"))
 
 
-def add_role(name: str, label: str, *, kind: Kind = "cell", fill: str | None = None,
-             rich: str | None = None, letter: str | None = None) -> RoleStyle:
-    """Add a role to the vocabulary: ``label`` is the legend's text, ``fill``
-    an HTML colour (``#rrggbb``), ``rich`` a rich style for the terminal.
-    Adding a role again with the same style is harmless; with another style
-    it raises :class:`RoleClash` (the first style stays)."""
-    table = CELL_ROLES if kind == "cell" else REGION_ROLES
-    if fill is None or rich is None:
-        base_rich, base_fill = _PALETTE[len(table) % len(_PALETTE)]
-        fill = fill or base_fill
-        rich = rich or base_rich
-    if letter is None:
-        first = name[:1].upper() if kind == "cell" else name[:1].lower()
-        taken = {s.letter for s in table.values()}
+@functools.cache
+def declared(technique: Any) -> tuple[dict[str, RoleStyle], dict[str, RoleStyle]]:
+    """The (cell, region) roles a technique declares in its ``roles`` class
+    attribute: ``{"pincer": "pincer of the wing"}`` or with colours
+    ``{"pincer": ("pincer of the wing", "#ffd8a8", "on orange4")}``; a region
+    role's name starts with ``region:``.  A built-in role keeps its style."""
+    cells: dict[str, RoleStyle] = {}
+    regions: dict[str, RoleStyle] = {}
+    for name, spec in (getattr(technique, "roles", None) or {}).items():
+        label, fill, rich = (spec, None, None) if isinstance(spec, str) else (
+            tuple(spec) + (None, None))[:3]
+        kind, role = ("region", name.removeprefix("region:")) if name.startswith(
+            "region:") else ("cell", name)
+        builtin, table = (REGION_ROLES, regions) if kind == "region" else (CELL_ROLES, cells)
+        if role in builtin:
+            continue
+        base_rich, base_fill = _PALETTE[zlib.crc32(role.encode()) % len(_PALETTE)]
+        taken = {st.letter for st in (*builtin.values(), *table.values())}
+        first = role[:1].upper() if kind == "cell" else role[:1].lower()
         letter = first if first and first not in taken else ("C" if kind == "cell" else "g")
-    style = RoleStyle(rich, fill, label, letter)
-    known = table.get(name)
-    if known is not None and known != style:
-        raise RoleClash(f"the {kind} role {name!r} is already defined as {known.label!r} "
-                        f"({known.fill}); choose another role name")
-    table[name] = style
-    return style
+        table[role] = RoleStyle(rich or base_rich, fill or base_fill, str(label), letter)
+    return cells, regions
 
 
-def cell_style(role: str) -> RoleStyle:
-    """The style of a cell role; an unknown role is grey, labelled by its name."""
-    return CELL_ROLES.get(role) or RoleStyle("on grey37", "#dee2e6", role, "C")
+def cell_style(role: str, technique: Any = None) -> RoleStyle:
+    """The style of a cell role: a built-in one, or one ``technique`` (the
+    class of the step's rule) declares; an unknown role is grey, labelled by
+    its name."""
+    return (CELL_ROLES.get(role) or declared(technique)[0].get(role)
+            or RoleStyle("on grey37", "#dee2e6", role, "C"))
 
 
-def region_style(role: str) -> RoleStyle:
-    """The style of a region role; an unknown role is pale grey, labelled by its name."""
-    return REGION_ROLES.get(role) or RoleStyle("on grey19", "#f1f3f5", f"{role} region", "g")
+def region_style(role: str, technique: Any = None) -> RoleStyle:
+    """The style of a region role (see :func:`cell_style`); an unknown role is
+    pale grey, labelled by its name."""
+    return (REGION_ROLES.get(role) or declared(technique)[1].get(role)
+            or RoleStyle("on grey19", "#f1f3f5", f"{role} region", "g"))

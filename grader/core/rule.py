@@ -17,15 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from grader.core.roles import add_role
-from grader.core.steps import (
-    Branch,
-    Pattern,
-    Step,
-    TemplateClash,
-    register_support,
-    register_template,
-)
+from grader.core.steps import Branch, Pattern, Step
 from grader.core.table import NativeRule, NativeRuleError, describe
 
 
@@ -160,14 +152,14 @@ def _guarded_text(fn: Callable[..., Any], what: str, module: str) -> Callable[..
 
 def _guard_plugin(cls: type[Rule]) -> None:
     """Every hook of a third-party rule class (``find``, ``__init__``,
-    ``summarize``, ``teach``, ``support``) reports its failure, even
+    ``summarize``, ``teach``, ``support``, ``where``) reports its failure, even
     ``sys.exit()``, as a :class:`RuleError` naming the rule."""
     d = cls.__dict__
     if "find" in d and not getattr(d["find"], "__guarded__", False):
         cls.find = _guarded(d["find"])  # type: ignore[method-assign]
     if "__init__" in d and not getattr(d["__init__"], "__guarded__", False):
         cls.__init__ = _guarded_init(d["__init__"])  # type: ignore[method-assign]
-    for name in ("summarize", "teach", "support"):
+    for name in ("summarize", "teach", "support", "where"):
         attr = d.get(name)
         fn = attr.__func__ if isinstance(attr, staticmethod) else attr
         if callable(fn) and not getattr(fn, "__guarded__", False):
@@ -242,21 +234,6 @@ class Rule:
         owner = owner_key(cls.__module__)  # no look-up of distributions (see package_of)
         if owner != PROJECT:
             _guard_plugin(cls)
-        for name, spec in cls.__dict__.get("roles", {}).items():
-            label, fill, rich = (spec, None, None) if isinstance(spec, str) else (
-                tuple(spec) + (None, None))[:3]
-            if name.startswith("region:"):
-                add_role(name.removeprefix("region:"), label, kind="region", fill=fill, rich=rich)
-            else:
-                add_role(name, label, kind="cell", fill=fill, rich=rich)
-        if cls.family:
-            try:
-                register_template(cls.family, cls.summarize, getattr(cls, "teach", None),
-                                  owner=owner, where=f"{cls.__module__}.{cls.__qualname__}")
-            except TemplateClash as e:  # named by distribution, now that it is needed
-                raise e.named(package_of) from None
-            if "support" in cls.__dict__:
-                register_support(cls.family, cls.support)
 
     @property
     def package(self) -> str:
@@ -296,6 +273,13 @@ class Rule:
         return "the pattern"
 
     @staticmethod
+    def where(step: Step) -> str | None:
+        """The ``where`` hint: the region, value or cells to look at, never
+        the conclusion (``look at column C6: one value has a single possible
+        cell there``); None: the hint names the technique only."""
+        return None
+
+    @staticmethod
     def support(step: Step) -> Iterable[tuple[int, int]] | None:
         """The ``(cell, value)`` candidates whose absence the step relies on
         (for a single position: the value in the region's other cells), read
@@ -327,6 +311,7 @@ class Rule:
             branches=branches,
             depth=depth,
             reference=self.reference,
+            technique=type(self),
         )
 
     def __repr__(self) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from grader.core.geometry import Geometry
 
@@ -115,6 +115,19 @@ class Branch:
         return self.conflict is not None
 
 
+class Technique(Protocol):
+    """What a step asks of the technique that made it (a
+    :class:`grader.core.rule.Rule` subclass; its ``roles`` are read by the
+    renderers, see :mod:`grader.core.roles`)."""
+
+    @staticmethod
+    def summarize(step: Step) -> str: ...
+    @staticmethod
+    def support(step: Step) -> Iterable[tuple[int, int]] | None: ...
+    @staticmethod
+    def where(step: Step) -> str | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One deduction."""
@@ -133,6 +146,9 @@ class Step:
     #: The name of the pattern a trial's chain forms, when a scorer names it
     #: (e.g. "XY-Wing"); empty otherwise.  Renderers show it beside the name.
     pattern_name: str = ""
+    #: The technique (the rule's class) that made the step: its sentences,
+    #: hints, support and roles are the step's (a class pickles by name).
+    technique: Technique | None = field(default=None, compare=False, repr=False)
 
     # -- text ----------------------------------------------------------
     def effects_text(self) -> str:
@@ -143,11 +159,11 @@ class Step:
         return ", ".join(parts)
 
     def reason(self) -> str:
-        """The template's reason (the part before ``=>``)."""
-        fn = _TEMPLATES.get(self.family)
-        if fn is None:
+        """The reason (the part before ``=>``), in the words of the technique
+        that made the step."""
+        if self.technique is None:
             return "the pattern"
-        return fn(self)
+        return self.technique.summarize(self)
 
     def summary(self) -> str:
         """One line: ``single position: in column C6, 3 can only go in (8, 6) => (8, 6) <- 3``."""
@@ -156,9 +172,9 @@ class Step:
     def explain(self, detail: str = "short") -> str:
         """The explanation sentence at the given depth (``short`` or ``teach``)."""
         if detail != "short":
-            fn = _TEACH.get(self.family)
-            if fn is not None:
-                return fn(self)
+            teach = getattr(self.technique, "teach", None)
+            if teach is not None:
+                return str(teach(self))
         return self.summary()
 
     def __str__(self) -> str:
@@ -208,24 +224,13 @@ class Step:
 
 
 Template = Callable[[Step], str]
-_TEMPLATES: dict[str, Template] = {}
-_TEACH: dict[str, Template] = {}
-#: family -> (owner, where it was registered): the package whose rule owns the family.
-_OWNERS: dict[str, tuple[str, str]] = {}
 
 
-#: What a rule's step relies on: the ``(cell, value)`` candidates whose
-#: absence makes its pattern (see :meth:`grader.core.rule.Rule.support`).
-Support = Callable[[Step], "Iterable[tuple[int, int]] | None"]
-_SUPPORT: dict[str, Support] = {}
-
-
-def register_support(family: str, fn: Support) -> None:
-    _SUPPORT[family] = fn
-
-
-def support_for(family: str) -> Support | None:
-    return _SUPPORT.get(family)
+def support_of(step: Step) -> Iterable[tuple[int, int]] | None:
+    """The ``(cell, value)`` candidates whose absence ``step`` relies on, as
+    the technique that made it says (None: every fact about its pattern)."""
+    technique = step.technique
+    return None if technique is None else technique.support(step)
 
 
 def absent_outside(step: Step, base: str, cover: str) -> list[tuple[int, int]]:
@@ -240,68 +245,3 @@ def absent_outside(step: Step, base: str, cover: str) -> list[tuple[int, int]]:
         inside |= geo.region_set[r]
     return [(c, v) for r in step.pattern.regions_with(base) for c in geo.regions[r]
             if c not in inside]
-
-
-class TemplateClash(ValueError):
-    """Two packages tried to give the same rule family its sentences.
-
-    ``parts``: (family, owner, where, known owner, known where); the owners
-    are top-level packages until :meth:`named` names their distributions."""
-
-    def __init__(self, message: str, parts: tuple[str, str, str, str, str]) -> None:
-        super().__init__(message)
-        self.parts = parts
-
-    @classmethod
-    def of(cls, family: str, owner: str, where: str, known: str,
-           known_where: str) -> TemplateClash:
-        return cls(f"rule family {family!r} of {where} (package {owner!r}) is already defined "
-                   f"by {known_where} (package {known!r}); give the rule a family of its own",
-                   (family, owner, where, known, known_where))
-
-    def named(self, name: Callable[[str], str]) -> TemplateClash:
-        """The same clash, each owner given by ``name(owner)``."""
-        family, owner, where, known, known_where = self.parts
-        return TemplateClash.of(family, name(owner), where, name(known), known_where)
-
-
-def register_template(family: str, summary: Template, teach: Template | None = None,
-                      owner: str = "", where: str = "") -> None:
-    """Register the text templates of a rule family (done by :class:`grader.core.rule.Rule`).
-
-    A family's sentences belong to the package that registered it first
-    (``owner``): another package registering the same family with other
-    templates raises :class:`TemplateClash` naming both, so an installed
-    plugin can never silently replace a built-in sentence."""
-    _check_owner(family, owner, where, _TEMPLATES.get(family) is not summary
-                 or (teach is not None and _TEACH.get(family) not in (None, teach)))
-    _TEMPLATES[family] = summary
-    if teach is not None:
-        _TEACH[family] = teach
-
-
-def register_teach(family: str, teach: Template, owner: str, where: str = "") -> None:
-    """Register only the teach template of a family (one whose reasoning is
-    written beside the renderers, e.g. the trials': see
-    :mod:`grader.explainer.trials`).  Whatever the import order, the family's
-    summary stays its rule's; another package's teach template for the same
-    family raises :class:`TemplateClash`."""
-    _check_owner(family, owner, where, _TEACH.get(family) not in (None, teach))
-    _TEACH[family] = teach
-
-
-def _check_owner(family: str, owner: str, where: str, differs: bool) -> None:
-    owner = owner or "<unnamed>"
-    known = _OWNERS.get(family)
-    if known is None:
-        _OWNERS[family] = (owner, where or owner)
-    elif known[0] != owner and differs:
-        raise TemplateClash.of(family, owner, where or owner, known[0], known[1])
-
-
-def template_for(family: str) -> Template | None:
-    return _TEMPLATES.get(family)
-
-
-def teach_template_for(family: str) -> Template | None:
-    return _TEACH.get(family)

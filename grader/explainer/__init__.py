@@ -20,7 +20,6 @@ their chains), :mod:`.chainsvg` (a trial branch's chain drawn on the grid),
 
 from __future__ import annotations
 
-from grader.explainer import trials as _trials  # noqa: F401  (registers the trial teach templates)
 from grader.explainer.core import ExplainError, Walkthrough, explain_grid, walkthrough
 from grader.explainer.hints import HINT_LEVELS, hint
 

@@ -97,13 +97,13 @@ def step_legend(step: Step) -> str:
     for _, role in step.pattern.cells:
         if role not in seen:
             seen.add(role)
-            st = cell_style(role)
+            st = cell_style(role, step.technique)
             items.append(f'<span class="key">{_swatch(st.fill)}{escape(st.label)}</span>')
     for _, role in step.pattern.regions:
         key = "region:" + role
         if key not in seen:
             seen.add(key)
-            rst = region_style(role)
+            rst = region_style(role, step.technique)
             items.append(f'<span class="key">{_swatch(rst.fill)}{escape(rst.label)}</span>')
     if step.placements:
         items.append(f'<span class="key">{_mark("circle", PLACEMENT.fill)} '
@@ -120,7 +120,7 @@ _legend = step_legend  # the older, private name
 def _trace(step: Step) -> str:
     """A trial's branches as nested lists of the recorded sub-steps (the
     ``--full-trace`` view)."""
-    from grader.explainer.trials import _assume, branch_end
+    from rules.trial_text import _assume, branch_end
 
     parts = ['<ul class="branches">']
     many = len(step.branches) > 1
@@ -145,7 +145,7 @@ def _trace(step: Step) -> str:
 
 def _link(step: Step, link: Link, size_px: int, uid: str) -> str:
     from grader.core.phrases import effects
-    from grader.explainer.trials import _uses_text
+    from rules.trial_text import _uses_text
 
     sub = link.step
     eff = effects(step.geo, link.placements, link.eliminations)
@@ -163,7 +163,7 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
     position the trial starts from; nested trials are written out only, so
     that the page stays small) and written out, nested trials inside.
     ``uid``: a prefix for the ids of the drawings, unique in the page."""
-    from grader.explainer.trials import _assume, chain_notation, end_text
+    from rules.trial_text import _assume, chain_notation, end_text
 
     parts: list[str] = []
     many = len(step.branches) > 1
@@ -208,7 +208,7 @@ def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
     out; ``full``: the whole recorded propagation instead of the chains.
     ``uid``: a prefix of the drawings' ids, unique in the page."""
     if step.branches:
-        from grader.explainer.trials import trial_parts
+        from rules.trial_text import trial_parts
 
         intro, outro = trial_parts(step)
         body = _trace(step) if full else _branches(step, board, size_px, uid)

@@ -58,7 +58,7 @@ def _item(lines: list[str], indent: int, marker: str, text: str) -> int:
 
 
 def _branches(lines: list[str], step: Step, indent: int, full: bool = False) -> None:
-    from grader.explainer.trials import _assume, branch_end, chain_notation, end_text
+    from rules.trial_text import _assume, branch_end, chain_notation, end_text
 
     many = len(step.branches) > 1
     for i, b in enumerate(step.branches, start=1):
@@ -85,7 +85,7 @@ def _branches(lines: list[str], step: Step, indent: int, full: bool = False) -> 
 
 def _link_text(step: Step, link: Link) -> str:
     from grader.core.phrases import effects
-    from grader.explainer.trials import _uses_text
+    from rules.trial_text import _uses_text
 
     sub = link.step
     eff = effects(step.geo, link.placements, link.eliminations)
@@ -113,7 +113,7 @@ def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
         col = _item(out, 0, f"{number}.", f"{_step_text(step)} (level {step.level}{ref})")
         if detail == "teach":
             if step.branches:
-                from grader.explainer.trials import trial_parts
+                from rules.trial_text import trial_parts
 
                 intro, outro = trial_parts(step)
                 out += ["", " " * col + _escape(intro), ""]

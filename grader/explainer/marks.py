@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from grader.core.steps import Step
 
@@ -15,6 +16,8 @@ class CellMarks:
 
     cell_role: str | None = None
     region_role: str | None = None
+    #: the technique that made the step (its roles' styles)
+    technique: Any = None
     placed: int = 0
     eliminated: set[int] = field(default_factory=set)
     values: tuple[int, ...] = ()
@@ -30,7 +33,7 @@ def step_marks(step: Step | None) -> dict[int, CellMarks]:
     def get(c: int) -> CellMarks:
         m = out.get(c)
         if m is None:
-            m = out[c] = CellMarks()
+            m = out[c] = CellMarks(technique=step.technique)
         return m
 
     for region, role in step.pattern.regions:

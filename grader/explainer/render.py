@@ -12,7 +12,7 @@ from rich.text import Text
 from grader.core.board import Board
 from grader.core.steps import Step
 from grader.explainer.textgrid import Drawing
-from grader.explainer.trials import branch_lines, teach_trial
+from rules.trial_text import branch_lines, teach_trial
 
 DETAILS = ("short", "teach")
 

@@ -3,8 +3,8 @@
 A rule's pattern names its cells and regions by role (``target``,
 ``excluder``, ``base``, ``cover``, ``subset``, ``pivot``, ``region``,
 ``block``, ``line``, ``also``, ``full-house``).  Renderers never look at the rule: they look
-up the role here.  The role vocabulary itself lives in :mod:`grader.core.roles` (plugins add their
-roles there); an unknown role is drawn grey and labelled by its name.
+up the role here.  The role vocabulary itself lives in :mod:`grader.core.roles` (a plugin's roles
+are declared by its rule); an unknown role is drawn grey and labelled by its name.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from grader.core.roles import (
     REGION_ROLES,
     Role,
     RoleStyle,
-    add_role,
     cell_style,
     region_style,
 )
 
-__all__ = ["CELL_ROLES", "REGION_ROLES", "Role", "RoleStyle", "add_role", "cell_style",
+__all__ = ["CELL_ROLES", "REGION_ROLES", "Role", "RoleStyle", "cell_style",
            "region_style", "DEFAULT_CELL", "DEFAULT_REGION", "GIVEN", "PLACED", "CANDIDATE",
            "PATTERN_VALUE", "PLACEMENT", "ELIMINATION"]
 

@@ -121,9 +121,9 @@ def _backgrounds(lay: Layout, marks: Mapping[int, CellMarks],
         elif cm is None:
             pass
         elif cm.cell_role is not None:
-            fill = cell_style(cm.cell_role).fill
+            fill = cell_style(cm.cell_role, cm.technique).fill
         elif cm.region_role is not None:
-            fill = region_style(cm.region_role).fill
+            fill = region_style(cm.region_role, cm.technique).fill
         if fill:
             x, y = lay.cell_xy(c)
             parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cs)}" height="{_f(cs)}" '

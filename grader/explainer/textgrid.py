@@ -132,9 +132,9 @@ def _background(m: CellMarks | None) -> Style:
     if m is None:
         return NONE
     if m.cell_role is not None:
-        return _style(cell_style(m.cell_role).rich)
+        return _style(cell_style(m.cell_role, m.technique).rich)
     if m.region_role is not None:
-        return _style(region_style(m.region_role).rich)
+        return _style(region_style(m.region_role, m.technique).rich)
     return NONE
 
 
@@ -143,9 +143,9 @@ def _corner(m: CellMarks | None, sub: int, last: int, plain: bool) -> str:
     if not plain or m is None:
         return " "
     if sub == 0 and m.cell_role is not None:
-        return cell_style(m.cell_role).letter or "C"
+        return cell_style(m.cell_role, m.technique).letter or "C"
     if sub == last and m.region_role is not None:
-        return region_style(m.region_role).letter or "g"
+        return region_style(m.region_role, m.technique).letter or "g"
     return " "
 
 
@@ -280,10 +280,10 @@ def legend(step: Step | None, *, plain: bool = False, placed_earlier: bool = Fal
     t = Text()
     items: list[tuple[Style, str, str]] = []
     for _, role in step.pattern.cells if step is not None else ():
-        st = cell_style(role)
+        st = cell_style(role, step.technique if step is not None else None)
         items.append((Style.parse(st.rich), (st.letter or "C") if plain else "  ", role))
     for _, role in step.pattern.regions if step is not None else ():
-        rst = region_style(role)
+        rst = region_style(role, step.technique if step is not None else None)
         items.append((Style.parse(rst.rich), (rst.letter or "g") if plain else "  ",
                       f"{role} region" if role not in ("region", "also") else role))
     if step is not None and step.placements:

@@ -30,7 +30,7 @@ from grader.core.rule import Rule
 from grader.kernel import c as native
 from grader.kernel import python as reference
 from grader.kernel.c import Disjunction, Program
-from grader.kernel.python import BIG, SolveResult, solve_python
+from grader.kernel.solver import BIG, SolveResult, solve_python
 
 
 @runtime_checkable
@@ -108,7 +108,7 @@ class PythonKernel:
 
     def solve(self, geo: Geometry, values: Sequence[int], limit: int = 2,
               max_nodes: int | None = None) -> SolveResult:
-        return reference.solve_python(geo, values, limit, max_nodes)
+        return solve_python(geo, values, limit, max_nodes)
 
     def __repr__(self) -> str:
         return "PythonKernel()"

@@ -149,7 +149,8 @@ class Program:
         up to ``max_alt`` alternatives) at or after index ``start`` with a
         conclusion: (index, "place" | "elim", cell, value, region or -1,
         alternatives, bitmask of the alternatives that end in a contradiction,
-        everything the pivot proves as ``grader.strategy.trials.branches.conclusions_of`` lists it)."""
+        everything the pivot proves as
+        ``grader.strategy.trials.branches.conclusions_of`` lists it)."""
         hit = _native.disjunction_first(
             _geo(board.geo), board.values, board.cands, self.rules, self.has_disj,
             self.has_red, max_alt, self.depth, solution, start, self._cbs(board))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from grader.core.board import Board
 from grader.core.geometry import values_of
-from grader.core.steps import Chain, Conflict, Effect, Link, Step, support_for
+from grader.core.steps import Chain, Conflict, Effect, Link, Step, support_of
 
 if TYPE_CHECKING:
     from grader.core.rule import Rule
@@ -75,9 +75,7 @@ def support(step: Step) -> Iterable[Effect]:
     if step.branches:
         got = trial_support(step)
     else:
-        fn = support_for(step.family)
-        if fn is not None:
-            got = fn(step)
+        got = support_of(step)
     return default_support(step) if got is None else got
 
 

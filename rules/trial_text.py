@@ -1,5 +1,6 @@
-"""Teach templates of the trial families (levels 13-14), registered for
-``disjunctive-construction`` and ``reductio``, and the text of their chains.
+"""The teach text of the trial families (levels 13-14: disjunctive
+construction and reductio, whose rules' ``teach`` is :func:`teach_trial`),
+and the text of their chains.
 
 A trial is explained as the book does: the alternatives of the pivot (or the
 single assumption), each followed down to a contradiction or to the common
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from grader.core.geometry import Geometry
 from grader.core.phrases import effects
-from grader.core.steps import Branch, Link, Step, register_teach
+from grader.core.steps import Branch, Link, Step
 
 INDENT = "    "
 
@@ -254,20 +255,4 @@ def teach_trial(step: Step, full: bool = False) -> str:
     return "\n".join([intro, *branch_lines(step, full=full), outro])
 
 
-def teach_disjunctive(step: Step) -> str:
-    return teach_trial(step)
-
-
-def teach_reductio(step: Step) -> str:
-    return teach_trial(step)
-
-
 _PARTS = {"disjunctive-construction": disjunctive_parts, "reductio": reductio_parts}
-
-
-#: family -> its teach template: the trial families' reasoning, which needs the
-#: chains' text of this module (the rules' one-line summaries stay with the rules).
-TEACH = {"disjunctive-construction": teach_disjunctive, "reductio": teach_reductio}
-
-for _family, _teach in TEACH.items():
-    register_teach(_family, _teach, owner="sudoku-grader", where=f"{__name__}.TEACH")
