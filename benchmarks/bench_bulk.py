@@ -33,8 +33,9 @@ from pathlib import Path
 
 import psutil
 
+from benchmarks import puzzles
+
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "puzzles" / "hodoku-py_sudoku17.sdm"
 
 
 def machine() -> str:
@@ -101,7 +102,7 @@ def run(src: Path, jobs: int, total: int, extra: list[str]) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("file", nargs="?", type=Path,
-                    default=SHARED if SHARED.exists() else ROOT / "puzzles" / "se-rated-9758.txt")
+                    default=None)
     ap.add_argument("--limit", type=int, default=2000,
                     help="grade the first N grids only (0: the whole file)")
     ap.add_argument("--jobs", default=f"1,{os.cpu_count() or 1}",
@@ -109,6 +110,8 @@ def main() -> None:
     ap.add_argument("--dask", action="store_true", help="also run --dask local with N jobs")
     args = ap.parse_args()
 
+    if args.file is None:
+        args.file = puzzles("hodoku-py_sudoku17.sdm")
     src = args.file
     if args.limit:
         grids = [ln for ln in src.read_text().splitlines()

@@ -22,12 +22,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from grader.exact import ENGINES, get_engine
+from grader.exact.solving import Outcome, solve_record
+from grader.formats import Record, iter_source
 
-from grader.exact import ENGINES, get_engine  # noqa: E402
-from grader.exact.solving import Outcome, solve_record  # noqa: E402
-from grader.formats import Record, iter_source  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT_FILES = [
     "puzzles/book-figures.txt",

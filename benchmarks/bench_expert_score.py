@@ -23,12 +23,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from grader.formats import parse_grid_token
+from grader.kernel import c as native
+from grader.strategy.grading import Grader
 
-from grader.formats import parse_grid_token  # noqa: E402
-from grader.kernel import c as native  # noqa: E402
-from grader.strategy.grading import Grader  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 BANDS = ((1.0, 2.5), (2.5, 4.0), (4.0, 4.2), (4.2, 5.0), (5.0, 6.0), (6.0, 6.5), (6.5, 7.0),
          (7.0, 7.5), (7.5, 8.0), (8.0, 8.5), (8.5, 9.0), (9.0, 12.0))

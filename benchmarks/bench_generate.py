@@ -38,14 +38,10 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from grader.core.geometry import geometry_for_size  # noqa: E402
+from grader.core.geometry import geometry_for_size
 from grader.generator import (
     METHODS,
     Generator,
@@ -56,8 +52,10 @@ from grader.generator import (
     rating_bands,
     task_rng,
 )
-from grader.kernel import c as native  # noqa: E402
-from grader.strategy.hierarchy import load_hierarchy  # noqa: E402
+from grader.kernel import c as native
+from grader.strategy.hierarchy import load_hierarchy
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TARGET_PER_MIN = {"expert": 1.0}
 DEFAULT_TARGET = 10.0

@@ -21,20 +21,17 @@ from __future__ import annotations
 import argparse
 import platform
 import resource
-import sys
 import time
 from collections import defaultdict
 from pathlib import Path
 
+from grader.formats import iter_source
+from grader.kernel import c as native
+from grader.strategy.grading import Grader
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from grader.formats import iter_source  # noqa: E402
-from grader.kernel import c as native  # noqa: E402
-from grader.strategy.grading import Grader  # noqa: E402
-
-DEFAULTS = [ROOT / "puzzles" / "se-easy-500.txt",
-            ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"]
+DEFAULTS = [ROOT / "puzzles" / "se-easy-500.txt", ROOT / "puzzles" / "bench-mixed.txt"]
 
 
 def grade_file(grader: Grader, path: Path, limit: int | None = None,

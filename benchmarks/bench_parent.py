@@ -32,8 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import puzzles
+
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "puzzles" / "hodoku-py_sudoku17.sdm"
 
 
 def cpu_self() -> float:
@@ -93,14 +94,14 @@ def worker_cost(path: Path, n: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("file", nargs="?", default=str(SHARED))
+    ap.add_argument("file", nargs="?", default=None)
     ap.add_argument("--limit", type=int, default=10_000)
     ap.add_argument("--small", type=int, default=500)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--worker-grids", type=int, default=2000)
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args()
-    src = Path(args.file)
+    src = Path(args.file or puzzles("hodoku-py_sudoku17.sdm"))
     tmp = Path(tempfile.mkdtemp(prefix="bench-parent-"))
     big = first_lines(src, args.limit, tmp / "big.txt")
     small = first_lines(src, args.small, tmp / "small.txt")

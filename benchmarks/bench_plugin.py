@@ -1,6 +1,6 @@
 """The cost of a Python rule plugin inside trials.
 
-Grades a file (default: ../shared/puzzles/bench-mixed.txt) on one core with
+Grades a file (default: puzzles/bench-mixed.txt) on one core with
 the book's hierarchy and with a hierarchy that adds a plugin rule (default:
 the example XY-Wing of examples/xywing at level 12, so that it also runs in
 every trial branch), in the same process, alternating, and prints the CPU
@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import puzzles
 from grader import Grader, load_hierarchy
 from grader.formats import iter_source
 from grader.kernel import c as native
@@ -32,11 +33,12 @@ def cpu_seconds(grader: Grader, grids: list) -> tuple[float, list[tuple]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("file", nargs="?", default="../shared/puzzles/bench-mixed.txt")
+    ap.add_argument("file", nargs="?", default=None)
     ap.add_argument("--hierarchy", help="hierarchy with the plugin (default: XY-Wing at 12)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--pure", action="store_true", help="also time pure Python with the plugin")
     a = ap.parse_args()
+    a.file = a.file or str(puzzles("bench-mixed.txt"))
     grids = [r.grid for r in iter_source(a.file) if r.grid is not None]
     if a.hierarchy:
         h = load_hierarchy(a.hierarchy)

@@ -14,16 +14,12 @@ found, and the README quotes the counts.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from grader.core.geometry import geometry  # noqa: E402
-from grader.generator.fast import singles_closure  # noqa: E402
-from grader.kernel import solve  # noqa: E402
+from grader.core.geometry import geometry
+from grader.generator.fast import singles_closure
+from grader.kernel import solve
 
 
 def main() -> None:

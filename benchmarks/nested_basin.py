@@ -29,18 +29,16 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from grader.formats import iter_source
+from grader.generator import Settings, Target, generate
+from grader.generator.climb import Climber
+from grader.generator.search import Generator
 
-from grader.formats import iter_source  # noqa: E402
-from grader.generator import Settings, Target, generate  # noqa: E402
-from grader.generator.climb import Climber  # noqa: E402
-from grader.generator.search import Generator  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def climber(settings: Settings | None = None) -> Climber:

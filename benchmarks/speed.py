@@ -1,6 +1,6 @@
 """Grading speed against an older commit, back to back on one core.
 
-    python benchmarks/speed.py --against 191370e [--runs 3] [--quick]
+    python -m benchmarks speed --against 191370e [--runs 3] [--quick]
 
 The older commit is built beside this checkout (a git worktree and a venv of
 its own under ``.bench/``, made once and reused), then each workload is run
@@ -11,7 +11,7 @@ process (user + system, from the kernel's accounting), the smallest of
 ratings (level, rating, depth, score, and ``se``/``se_pattern`` where both
 report them) are compared grid by grid.
 
-Workloads (from ``--puzzles``, by default ``../shared/puzzles``):
+Workloads (from ``--puzzles DIR``, by default ``puzzles/`` then ``../shared/puzzles``):
 
 * ``bench-mixed.txt``: 200 grids of every level;
 * the first 5,000 grids of ``hodoku-py_sudoku17.sdm`` (mostly easy);
@@ -35,8 +35,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from benchmarks import puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".bench"
@@ -121,27 +124,44 @@ def differences(old: Path, new: Path) -> int:
                       if k != "score" or "se" in x))
 
 
-def workloads(puzzles: Path, quick: bool, tmp: Path) -> list[tuple[str, Path, int]]:
+Find = Callable[[str], "Path | None"]
+
+
+def finder(directory: Path | None) -> Find:
+    """Where puzzle files are: ``directory``, or :func:`benchmarks.puzzles`."""
+
+    def find(name: str) -> Path | None:
+        if directory is not None:
+            return directory / name if (directory / name).exists() else None
+        try:
+            return puzzles(name)
+        except SystemExit:
+            return None
+
+    return find
+
+
+def workloads(find: Find, quick: bool, tmp: Path) -> list[tuple[str, Path, int]]:
     """(name, file, grids) of the workloads whose files exist."""
     out: list[tuple[str, Path, int]] = []
-    mixed = puzzles / "bench-mixed.txt"
-    if mixed.exists():
+    mixed = find("bench-mixed.txt")
+    if mixed is not None:
         out.append(("bench-mixed (200 grids)", mixed, 200))
-    s17 = puzzles / "hodoku-py_sudoku17.sdm"
-    if s17.exists():
+    s17 = find("hodoku-py_sudoku17.sdm")
+    if s17 is not None:
         head = tmp / "sudoku17-5000.txt"
         with s17.open() as f:
             head.write_text("".join(line for _, line in zip(range(5000), f, strict=False)))
         out.append(("sudoku17, first 5,000", head, 5000))
-    hardest = puzzles / "hodoku-py_HardestDatabase110626.txt"
-    if hardest.exists() and not quick:
+    hardest = find("hodoku-py_HardestDatabase110626.txt")
+    if hardest is not None and not quick:
         out.append(("HardestDatabase (375 grids)", hardest, 375))
     if not out:
-        raise SystemExit(f"no workload found in {puzzles} (see --puzzles)")
+        raise SystemExit("no workload found (see --puzzles)")
     return out
 
 
-def grading(old: Build, new: Build, puzzles: Path, runs: int, core: int | None,
+def grading(old: Build, new: Build, find: Find, runs: int, core: int | None,
             quick: bool) -> None:
     print("(ratings: verdict, level, rating, depth, and score, se, se_pattern where both "
           "report se)")
@@ -151,7 +171,7 @@ def grading(old: Build, new: Build, puzzles: Path, runs: int, core: int | None,
           f"{'grids/s':>9}  ratings")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        for name, path, n in workloads(puzzles, quick, tmp):
+        for name, path, n in workloads(find, quick, tmp):
             times: dict[str, list[float]] = {old.label: [], new.label: []}
             for _ in range(runs):
                 for b in (old, new):
@@ -165,10 +185,10 @@ def grading(old: Build, new: Build, puzzles: Path, runs: int, core: int | None,
                   f"{n / t_new:9.0f}  {same}", flush=True)
 
 
-def startup(old: Build, new: Build, puzzles: Path, core: int | None) -> None:
+def startup(old: Build, new: Build, find: Find, core: int | None) -> None:
     grid = "...1.5.9..23...7..1..2......9....8..2...1...7..1....6......6..9..9...43..7.5.4..."
-    mixed = puzzles / "bench-mixed.txt"
-    if mixed.exists():
+    mixed = find("bench-mixed.txt")
+    if mixed is not None:
         grid = mixed.read_text().split()[0]
     cases = {"grade --help": ("grade", "--help"), "explain --help": ("explain", "--help"),
              "grade --version": ("grade", "--version"), "grade GRID": ("grade", grid)}
@@ -202,10 +222,10 @@ def tree_rss(pid: int) -> int:
     return total
 
 
-def memory(new: Build, puzzles: Path, grids: int) -> None:
-    s17 = puzzles / "hodoku-py_sudoku17.sdm"
-    if not s17.exists():
-        print(f"\nMemory: {s17} not found, skipped")
+def memory(new: Build, find: Find, grids: int) -> None:
+    s17 = find("hodoku-py_sudoku17.sdm")
+    if s17 is None:
+        print("\nMemory: hodoku-py_sudoku17.sdm not found, skipped")
         return
     lines = s17.read_text().splitlines()
     with tempfile.TemporaryDirectory() as d:
@@ -239,7 +259,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--against", default="191370e", help="the older commit (default 191370e)")
     ap.add_argument("--runs", type=int, default=3, help="runs of each workload (default 3)")
     ap.add_argument("--core", type=int, default=0, help="the core to pin to (default 0)")
-    ap.add_argument("--puzzles", type=Path, default=ROOT.parent / "shared" / "puzzles")
+    ap.add_argument("--puzzles", type=Path, default=None,
+                    help="where the puzzle files are (default: puzzles/, then ../shared/puzzles)")
     ap.add_argument("--quick", action="store_true", help="skip the 375 hardest grids")
     ap.add_argument("--memory", type=int, default=0, metavar="N",
                     help="also the peak memory grading N grids with -j 2")
@@ -248,10 +269,11 @@ def main(argv: list[str] | None = None) -> None:
     new = Build("this", Path(sys.executable).parent)
     print(f"{datetime.date.today()}  {machine()}")
     print(f"baseline {old.label} ({args.against}) against this checkout ({new.bin})")
-    grading(old, new, args.puzzles, args.runs, args.core, args.quick)
-    startup(old, new, args.puzzles, args.core)
+    find = finder(args.puzzles)
+    grading(old, new, find, args.runs, args.core, args.quick)
+    startup(old, new, find, args.core)
     if args.memory:
-        memory(new, args.puzzles, args.memory)
+        memory(new, find, args.memory)
 
 
 if __name__ == "__main__":

@@ -28,25 +28,22 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from itertools import islice
 from pathlib import Path
 
+from benchmarks import puzzles
+from benchmarks.trial_chain_sizes import grids
+from grader.core.board import Board
+from grader.core.rule import Rule
+from grader.core.steps import Step
+from grader.explainer.core import walkthrough
+from grader.strategy.engine import Engine
+from grader.strategy.trials.lookahead import AHEAD
+from grader.strategy.trials.nested import chain_size, short_chain
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from trial_chain_sizes import grids  # noqa: E402
-
-from grader.core.board import Board  # noqa: E402
-from grader.core.rule import Rule  # noqa: E402
-from grader.core.steps import Step  # noqa: E402
-from grader.explainer.core import walkthrough  # noqa: E402
-from grader.strategy.engine import Engine  # noqa: E402
-from grader.strategy.trials.lookahead import AHEAD  # noqa: E402
-from grader.strategy.trials.nested import chain_size, short_chain  # noqa: E402
-
-DEFAULT = ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"
 REDUCTIO = "reductio-ad-absurdum"
 
 
@@ -113,13 +110,14 @@ def nested_choices(engine: Engine, board: Board, step: Step) -> tuple[int, int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("file", nargs="?", default=str(DEFAULT))
+    ap.add_argument("file", nargs="?", default=None)
     ap.add_argument("--limit", type=int, default=None, help="only the first N grids")
     args = ap.parse_args()
     engine = Engine()
     plain = [r for r in engine.rules(1) if r.kind != "trial"]
     rows = []
     t0 = time.process_time()
+    args.file = args.file or str(puzzles("bench-mixed.txt"))
     for rec in grids(args.file, args.limit):
         assert rec.grid is not None
         wt = walkthrough(Board.from_values(rec.grid.geo, list(rec.grid.values)), engine)

@@ -24,24 +24,21 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from benchmarks import puzzles
+from grader.core.board import Board
+from grader.explainer.core import walkthrough
+from grader.explainer.document import document
+from grader.formats import Grid, Record, iter_source
+from grader.strategy.engine import Engine
+from grader.strategy.grading import Grader
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from grader.core.board import Board  # noqa: E402
-from grader.explainer.core import walkthrough  # noqa: E402
-from grader.explainer.document import document  # noqa: E402
-from grader.formats import Grid, Record, iter_source  # noqa: E402
-from grader.strategy.engine import Engine  # noqa: E402
-from grader.strategy.grading import Grader  # noqa: E402
-
-DEFAULT = ROOT.parent / "shared" / "puzzles" / "bench-mixed.txt"
 
 
 def count(step: dict[str, Any], full: bool, top: bool = False) -> tuple[int, int]:
@@ -84,7 +81,7 @@ def explain_json(grid: Grid, engine: Engine, full: bool) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("file", nargs="?", default=str(DEFAULT))
+    ap.add_argument("file", nargs="?", default=None)
     ap.add_argument("--full-trace", action="store_true",
                     help="count the recorded propagation instead of the chains")
     ap.add_argument("--top", action="store_true",
@@ -100,6 +97,7 @@ def main() -> None:
     cpu: dict[int, list[float]] = defaultdict(list)
     unended = 0
     t0 = time.process_time()
+    args.file = args.file or str(puzzles("bench-mixed.txt"))
     for rec in grids(args.file, args.limit):
         assert rec.grid is not None
         r = grader.grade_record(rec)

@@ -28,21 +28,17 @@ import argparse
 import collections
 import itertools
 import random
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.nested_basin import climber, profile
+from grader.core.board import Board
+from grader.formats import iter_source
+from grader.generator import generate, tridagon
+from grader.generator.climb import Climber
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-from nested_basin import climber, profile  # noqa: E402
-
-from grader.core.board import Board  # noqa: E402
-from grader.formats import iter_source  # noqa: E402
-from grader.generator import generate, tridagon  # noqa: E402
-from grader.generator.climb import Climber  # noqa: E402
 
 
 def box_cells(band: int, stack: int, perm: Sequence[int]) -> list[int]:
