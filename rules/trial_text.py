@@ -22,7 +22,7 @@ from grader.core.steps import Branch, Link, Step
 INDENT = "    "
 
 
-def _assume(step: Step, b: Branch) -> str:
+def assumption_text(step: Step, b: Branch) -> str:
     geo = step.geo
     return f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
 
@@ -73,7 +73,7 @@ def chain_notation(step: Step, b: Branch) -> str:
 
 
 # -- the chain as lines -----------------------------------------------------------------
-def _uses_text(uses: tuple[int, ...]) -> str:
+def uses_text(uses: tuple[int, ...]) -> str:
     if not uses:
         return "from the position"
     named = ["the assumption" if u == 0 else str(u) for u in uses]
@@ -86,15 +86,15 @@ def link_text(geo: Geometry, link: Link) -> str:
     """``(5, 4) != 7 (single position: in column C4, ... ; from 1 and 3)``."""
     sub = link.step
     eff = effects(geo, link.placements, link.eliminations)
-    return f"{eff} by {sub.name}: {sub.reason()} ({_uses_text(link.uses)})"
+    return f"{eff} by {sub.name}: {sub.reason()} ({uses_text(link.uses)})"
 
 
 def end_text(step: Step, b: Branch) -> str:
     """How a branch ends, with the lines its end rests on."""
     uses = b.chain.end if b.chain is not None else ()
-    by = f" ({_uses_text(uses)})" if b.chain is not None else ""
+    by = f" ({uses_text(uses)})" if b.chain is not None else ""
     if b.conflict is not None:
-        return (f"contradiction: {b.conflict.reason}{by}, so {_assume(step, b)} "
+        return (f"contradiction: {b.conflict.reason}{by}, so {assumption_text(step, b)} "
                 f"is impossible")
     reached = effects(step.geo, step.placements, step.eliminations)
     if b.chain is not None and not b.chain.links or b.chain is None and not b.steps:
@@ -108,7 +108,7 @@ def branch_end(step: Step, b: Branch) -> str:
     """How a branch's full trace ends (the ``--full-trace`` form)."""
     k = b.trace_end
     if k is not None:
-        return f"contradiction: {k.reason}, so {_assume(step, b)} is impossible"
+        return f"contradiction: {k.reason}, so {assumption_text(step, b)} is impossible"
     reached = effects(step.geo, step.placements, step.eliminations)
     if b.steps:
         return f"no contradiction: this branch gives {reached}"
@@ -145,7 +145,7 @@ def branch_lines(step: Step, depth: int = 1, full: bool = False) -> list[str]:
     sub_depth = depth + (2 if many else 1)
     for i, b in enumerate(step.branches, start=1):
         if many:
-            lines.append(f"{pad}branch {i}: assume {_assume(step, b)}")
+            lines.append(f"{pad}branch {i}: assume {assumption_text(step, b)}")
         if full or b.chain is None:
             for k, sub in enumerate(b.steps, start=1):
                 lines.append(f"{inner}{k}. {sub.summary()}")
@@ -207,11 +207,11 @@ def disjunctive_parts(step: Step) -> tuple[str, str]:
         outro = (f"{every} {'lead' if n == 2 else 'leads'} to a contradiction, so this "
                  f"position cannot be completed; in particular {result}.")
     elif dead and len(live) == 1:
-        kept = _assume(step, live[0])
+        kept = assumption_text(step, live[0])
         gives = ("must be true" if kept == result else
                  f"({kept}) gives {result}")
         outro = (f"The {'possibility' if len(dead) == 1 else 'possibilities'} "
-                 f"{' and '.join(_assume(step, b) for b in dead)} "
+                 f"{' and '.join(assumption_text(step, b) for b in dead)} "
                  f"{'is' if len(dead) == 1 else 'are'} impossible, so the remaining one "
                  f"{gives}" + (f": {result}." if kept == result else "."))
     elif dead:
@@ -228,7 +228,7 @@ def reductio_parts(step: Step) -> tuple[str, str]:
     geo = step.geo
     b = step.branches[0]
     result = effects(geo, step.placements, step.eliminations)
-    intro = (f"Suppose {_assume(step, b)} and follow the consequences with the simpler rules; "
+    intro = (f"Suppose {assumption_text(step, b)} and follow the consequences with the simpler rules; "
              f"each line below uses only the lines above it:")
     named = (f" (players call this {pattern_phrase(step.pattern_name)})"
              if step.pattern_name else "")

@@ -67,7 +67,7 @@ def package_of(module: str) -> str:
     top = owner_key(module)
     if top == PROJECT:
         return PROJECT
-    return _distributions().get(top, top)
+    return distributions().get(top, top)
 
 
 def owner_key(module: str) -> str:
@@ -78,7 +78,7 @@ def owner_key(module: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def _distributions() -> dict[str, str]:
+def distributions() -> dict[str, str]:
     from importlib.metadata import packages_distributions
 
     try:

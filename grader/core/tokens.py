@@ -22,7 +22,7 @@ class MalformedGrid(GraderError, ValueError):
         self.position = position
 
 
-def _valid_side(n: int) -> bool:
+def valid_side(n: int) -> bool:
     if n < 4 or n > MAX_SIDE:
         return False
     a, _ = default_box(n)
@@ -39,7 +39,7 @@ def parse_values(token: str, box: tuple[int, int] | None = None,
     :class:`MalformedGrid` naming what is wrong."""
     length = len(token)
     n = side if side is not None else isqrt(length)
-    if n * n != length or not _valid_side(n):
+    if n * n != length or not valid_side(n):
         if box is not None:
             want = (box[0] * box[1]) ** 2
             raise MalformedGrid(

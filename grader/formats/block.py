@@ -11,7 +11,7 @@ from grader.formats.grid import (
     MalformedGrid,
     Record,
     _clip,
-    _valid_side,
+    valid_side,
     parse_grid_token,
 )
 from grader.formats.line import _as_line
@@ -67,7 +67,7 @@ def _iter_block(lines: Iterable[tuple[int, str]], source: str,
         if not rows:
             start = lineno
         rows.append(compact)
-        if len(rows) == len(rows[0]) and _valid_side(len(rows[0])):
+        if len(rows) == len(rows[0]) and valid_side(len(rows[0])):
             rec = flush()
             if rec is not None:
                 yield rec

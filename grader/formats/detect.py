@@ -15,7 +15,7 @@ from grader.formats.grid import (
     JSON_KEYS,
     _looks_like_grid,
     _nt_token,
-    _valid_side,
+    valid_side,
 )
 
 
@@ -35,11 +35,11 @@ def _block_row(line: str) -> bool:
     if not compact:
         return True  # a separator line
     k = len(compact)
-    if not (_valid_side(k) and all(ch in _GRID_CHARS for ch in compact)):
+    if not (valid_side(k) and all(ch in _GRID_CHARS for ch in compact)):
         return False
     # k symbols on a row: a block row, unless it is a whole small grid
     # (4x4 = 16, 6x6 = 36 symbols) written on one line without separators
-    whole_grid = isqrt(k) ** 2 == k and _valid_side(isqrt(k))
+    whole_grid = isqrt(k) ** 2 == k and valid_side(isqrt(k))
     return compact != s or not whole_grid
 
 

@@ -11,7 +11,7 @@ from grader.core.errors import GraderError
 from grader.core.geometry import EMPTY_SYMBOLS, SYMBOLS, Geometry
 from grader.core.tokens import MAX_SIDE as MAX_SIDE  # re-exported
 from grader.core.tokens import MalformedGrid as MalformedGrid  # re-exported
-from grader.core.tokens import _valid_side as _valid_side  # used by the format readers
+from grader.core.tokens import valid_side as valid_side  # used by the format readers
 from grader.core.tokens import parse_values
 
 FORMATS = ("auto", "line", "nt", "block", "csv", "jsonl")

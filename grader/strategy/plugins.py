@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from grader.core.errors import GraderError
-from grader.core.rule import BUILTIN_PACKAGES, Rule, RuleContext, _distributions, package_of
+from grader.core.rule import BUILTIN_PACKAGES, Rule, RuleContext, distributions, package_of
 
 if TYPE_CHECKING:
     from grader.strategy.hierarchy import Hierarchy
@@ -159,7 +159,7 @@ def reset() -> None:
     entries.cache_clear()
     discovered.cache_clear()
     _LOADED.clear()
-    _distributions.cache_clear()
+    distributions.cache_clear()
 
 
 def plugins(refresh: bool = False) -> dict[str, type[Rule]]:
