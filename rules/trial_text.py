@@ -22,7 +22,7 @@ from grader.core.steps import Branch, Link, Step
 INDENT = "    "
 
 
-def assumption_text(step: Step, b: Branch) -> str:
+def assumed(step: Step, b: Branch) -> str:
     geo = step.geo
     return f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
 
@@ -94,7 +94,7 @@ def end_text(step: Step, b: Branch) -> str:
     uses = b.chain.end if b.chain is not None else ()
     by = f" ({uses_text(uses)})" if b.chain is not None else ""
     if b.conflict is not None:
-        return (f"contradiction: {b.conflict.reason}{by}, so {assumption_text(step, b)} "
+        return (f"contradiction: {b.conflict.reason}{by}, so {assumed(step, b)} "
                 f"is impossible")
     reached = effects(step.geo, step.placements, step.eliminations)
     if b.chain is not None and not b.chain.links or b.chain is None and not b.steps:
@@ -108,7 +108,7 @@ def branch_end(step: Step, b: Branch) -> str:
     """How a branch's full trace ends (the ``--full-trace`` form)."""
     k = b.trace_end
     if k is not None:
-        return f"contradiction: {k.reason}, so {assumption_text(step, b)} is impossible"
+        return f"contradiction: {k.reason}, so {assumed(step, b)} is impossible"
     reached = effects(step.geo, step.placements, step.eliminations)
     if b.steps:
         return f"no contradiction: this branch gives {reached}"
@@ -145,7 +145,7 @@ def branch_lines(step: Step, depth: int = 1, full: bool = False) -> list[str]:
     sub_depth = depth + (2 if many else 1)
     for i, b in enumerate(step.branches, start=1):
         if many:
-            lines.append(f"{pad}branch {i}: assume {assumption_text(step, b)}")
+            lines.append(f"{pad}branch {i}: assume {assumed(step, b)}")
         if full or b.chain is None:
             for k, sub in enumerate(b.steps, start=1):
                 lines.append(f"{inner}{k}. {sub.summary()}")
@@ -207,11 +207,11 @@ def disjunctive_parts(step: Step) -> tuple[str, str]:
         outro = (f"{every} {'lead' if n == 2 else 'leads'} to a contradiction, so this "
                  f"position cannot be completed; in particular {result}.")
     elif dead and len(live) == 1:
-        kept = assumption_text(step, live[0])
+        kept = assumed(step, live[0])
         gives = ("must be true" if kept == result else
                  f"({kept}) gives {result}")
         outro = (f"The {'possibility' if len(dead) == 1 else 'possibilities'} "
-                 f"{' and '.join(assumption_text(step, b) for b in dead)} "
+                 f"{' and '.join(assumed(step, b) for b in dead)} "
                  f"{'is' if len(dead) == 1 else 'are'} impossible, so the remaining one "
                  f"{gives}" + (f": {result}." if kept == result else "."))
     elif dead:
@@ -228,7 +228,7 @@ def reductio_parts(step: Step) -> tuple[str, str]:
     geo = step.geo
     b = step.branches[0]
     result = effects(geo, step.placements, step.eliminations)
-    intro = (f"Suppose {assumption_text(step, b)} and follow the consequences with the simpler rules; "
+    intro = (f"Suppose {assumed(step, b)} and follow the consequences with the simpler rules; "
              f"each line below uses only the lines above it:")
     named = (f" (players call this {pattern_phrase(step.pattern_name)})"
              if step.pattern_name else "")

@@ -120,14 +120,14 @@ _legend = step_legend  # the older, private name
 def _trace(step: Step) -> str:
     """A trial's branches as nested lists of the recorded sub-steps (the
     ``--full-trace`` view)."""
-    from rules.trial_text import assumption_text, branch_end
+    from rules.trial_text import assumed, branch_end
 
     parts = ['<ul class="branches">']
     many = len(step.branches) > 1
     for i, b in enumerate(step.branches, start=1):
         label = f"branch {i}: " if many else ""
         parts.append(f'<li><span class="assume">{escape(label)}assume '
-                     f'{escape(assumption_text(step, b))}</span>')
+                     f'{escape(assumed(step, b))}</span>')
         if b.steps:
             parts.append('<ol class="chain">')
             for sub in b.steps:
@@ -163,7 +163,7 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
     position the trial starts from; nested trials are written out only, so
     that the page stays small) and written out, nested trials inside.
     ``uid``: a prefix for the ids of the drawings, unique in the page."""
-    from rules.trial_text import assumption_text, chain_notation, end_text
+    from rules.trial_text import assumed, chain_notation, end_text
 
     parts: list[str] = []
     many = len(step.branches) > 1
@@ -175,7 +175,7 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
         ending = "contradiction" if b.conflict is not None else "conclusion"
         label = f"branch {i}: " if many else ""
         parts.append(f'<details class="branch"{"" if nested else " open"}><summary>'
-                     f'<span class="assume">{escape(label)}assume {escape(assumption_text(step, b))}'
+                     f'<span class="assume">{escape(label)}assume {escape(assumed(step, b))}'
                      f'</span> &mdash; {ending} after {n} {"line" if n == 1 else "lines"}'
                      f'</summary>')
         if board is not None and (b.chain.links or b.conflict is not None):

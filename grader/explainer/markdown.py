@@ -58,12 +58,12 @@ def _item(lines: list[str], indent: int, marker: str, text: str) -> int:
 
 
 def _branches(lines: list[str], step: Step, indent: int, full: bool = False) -> None:
-    from rules.trial_text import assumption_text, branch_end, chain_notation, end_text
+    from rules.trial_text import assumed, branch_end, chain_notation, end_text
 
     many = len(step.branches) > 1
     for i, b in enumerate(step.branches, start=1):
         head = f"branch {i}: " if many else ""
-        col = _item(lines, indent, "-", f"*{head}assume* {_code(assumption_text(step, b))}")
+        col = _item(lines, indent, "-", f"*{head}assume* {_code(assumed(step, b))}")
         if full or b.chain is None:
             for k, sub in enumerate(b.steps, start=1):
                 sub_col = _item(lines, col, f"{k}.", _step_text(sub))

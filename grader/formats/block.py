@@ -11,8 +11,8 @@ from grader.formats.grid import (
     MalformedGrid,
     Record,
     _clip,
-    valid_side,
     parse_grid_token,
+    valid_side,
 )
 from grader.formats.line import _as_line
 

@@ -11,8 +11,8 @@ from grader.core.errors import GraderError
 from grader.core.geometry import EMPTY_SYMBOLS, SYMBOLS, Geometry
 from grader.core.tokens import MAX_SIDE as MAX_SIDE  # re-exported
 from grader.core.tokens import MalformedGrid as MalformedGrid  # re-exported
-from grader.core.tokens import valid_side as valid_side  # used by the format readers
 from grader.core.tokens import parse_values
+from grader.core.tokens import valid_side as valid_side  # used by the format readers
 
 FORMATS = ("auto", "line", "nt", "block", "csv", "jsonl")
 JSON_KEYS = ("puzzle", "quizzes", "grid")
