@@ -18,8 +18,9 @@ import time
 from collections import Counter
 
 from grader.core.geometry import geometry
-from grader.generator.fast import singles_closure
+from grader.generator.fast import Closures
 from grader.kernel import solve
+from grader.strategy.engine import Engine
 
 
 def main() -> None:
@@ -28,6 +29,7 @@ def main() -> None:
     first = [1, 2, 3, 4] + [0] * 12
     grids = solve(geo, first, 1000).solutions
     levels: Counter[int] = Counter()
+    closures = Closures(Engine(record=False))
     unique = 0
     for sol in grids:
         for mask in range(1 << 16):
@@ -35,7 +37,7 @@ def main() -> None:
             if solve(geo, vals, 2).count != 1:
                 continue
             unique += 1
-            levels[singles_closure(geo, vals)[0]] += 1
+            levels[closures.singles(geo, vals)[0]] += 1
     print(f"{len(grids)} solution grids with first row 1234, {unique} grids with one "
           f"solution, in {time.perf_counter() - t0:.0f} s")
     for lv in sorted(levels):

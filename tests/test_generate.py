@@ -25,7 +25,7 @@ from grader.generator import (
     rating_bands,
     task_rng,
 )
-from grader.generator.fast import Closures, singles_closure
+from grader.generator.fast import Closures
 from grader.generator.search import ABOVE, BELOW, IN
 from grader.kernel import c as native
 from grader.kernel import solve
@@ -263,7 +263,7 @@ def test_levels_from_fixpoints_equal_the_engines() -> None:
         level = trace.level if trace.solved else 13
         fast = closures.level(geo, values, 1, 12) or 13
         assert fast == level
-        lv, closure, _ = singles_closure(geo, values)
+        lv, closure, _ = closures.singles(geo, values)
         if level <= 2:
             assert lv == level
         else:

@@ -11,7 +11,7 @@ reaches the same fixpoint.  Hence:
   level as grading the grid.
 
 The generator uses this to grade most of the grids it looks at without
-running the full engine.
+running the full engine (:meth:`Closures.singles`, stepped by the kernel).
 """
 
 from __future__ import annotations
@@ -24,85 +24,7 @@ from grader.core.rule import Rule
 from grader.kernel import c as native
 from grader.kernel.c import Program
 from grader.strategy.engine import Engine
-from grader.strategy.propagate import fixpoint
-
-
-def singles_closure(geo: Geometry, values: Sequence[int]) -> tuple[int, list[int], int]:
-    """``(level, values, filled_by_level_1)``: the level (0 solved, 1 or 2)
-    when the singles solve the grid, else 3 (meaning "3 or more") with the
-    values of the closure; -1 on a contradiction.  ``filled_by_level_1``
-    counts the cells the hidden singles alone fill."""
-    vals = list(values)
-    full = geo.full
-    peers, regions = geo.peers, geo.regions
-    cands = [0 if v else full for v in vals]
-    for c, v in enumerate(vals):
-        if v:
-            nb = ~(1 << (v - 1))
-            for p in peers[c]:
-                cands[p] &= nb
-    empty = sum(1 for v in vals if not v)
-    if empty == 0:
-        return 0, vals, 0
-
-    def place(c: int, bit: int) -> bool:
-        vals[c] = bit.bit_length()
-        cands[c] = 0
-        nb = ~bit
-        for p in peers[c]:
-            if cands[p] & bit:
-                cands[p] &= nb
-                if not cands[p] and not vals[p]:
-                    return False
-        return True
-
-    def hidden_pass() -> int:
-        placed = 0
-        for cells in regions:
-            once = twice = 0
-            for c in cells:
-                m = cands[c]
-                twice |= once & m
-                once |= m
-            hidden = once & ~twice
-            while hidden:
-                bit = hidden & -hidden
-                hidden ^= bit
-                for c in cells:
-                    if cands[c] & bit:
-                        if not place(c, bit):
-                            return -1
-                        placed += 1
-                        break
-        return placed
-
-    left = empty
-    while left:
-        k = hidden_pass()
-        if k < 0:
-            return -1, vals, 0
-        if k == 0:
-            break
-        left -= k
-    by_level1 = empty - left
-    if not left:
-        return 1, vals, by_level1
-    while left:
-        k = 0
-        for c in range(geo.ncells):
-            m = cands[c]
-            if m and not m & (m - 1):
-                if not place(c, m):
-                    return -1, vals, by_level1
-                k += 1
-        h = hidden_pass()
-        if h < 0:
-            return -1, vals, by_level1
-        k += h
-        if k == 0:
-            break
-        left -= k
-    return (2 if not left else 3), vals, by_level1
+from grader.strategy.propagate import SINGLES, fixpoint
 
 
 class Closures:
@@ -119,7 +41,31 @@ class Closures:
         self.engine = engine
         self.plain = tuple(r for r in engine.rules(1) if r.kind != "trial")
         self.levels = sorted({r.level for r in self.plain})
+        #: single position, then single candidate: the steps of levels 1 and 2
+        self._singles = tuple(sorted((r for r in self.plain if r.family in SINGLES),
+                                     key=lambda r: r.level))
         self._cache: dict[int, tuple[tuple[Rule, ...], Program | None]] = {}
+
+    def singles(self, geo: Geometry, values: Sequence[int]) -> tuple[int, list[int], int]:
+        """``(level, values, filled_by_level_1)``: the level (0 solved, 1 or 2)
+        when the singles solve the grid, else 3 (meaning "3 or more") with the
+        values of the closure of the singles; -1 on a contradiction.
+        ``filled_by_level_1`` counts the cells single position alone fills.
+        The engine's kernel steps the two rules (C or Python)."""
+        board = Board.from_values(geo, values)
+        if all(board.values):
+            return 0, board.values, 0
+        if board.conflicts() is not None or any(
+                not v and not m for v, m in zip(board.values, board.cands, strict=True)):
+            return -1, board.values, 0
+        kernel = self.engine.kernel
+        by_level1 = len(kernel.steps(board, self._singles[:1], 100_000))
+        if board.is_solved():
+            return 1, board.values, by_level1
+        kernel.steps(board, self._singles, 100_000)
+        if kernel.contradiction(board) is not None:
+            return -1, board.values, by_level1
+        return (2 if board.is_solved() else 3), board.values, by_level1
 
     def covers(self, cap: int) -> bool:
         """Whether the rules up to ``cap`` are all plain (no trials)."""

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from grader import kernel as _solver
 from grader.core.board import Board
 from grader.core.geometry import Geometry, geometry
-from grader.generator.fast import Closures, singles_closure
+from grader.generator.fast import Closures
 from grader.generator.settings import Settings, Stats, Timeout
 from grader.generator.targets import Target
 from grader.strategy.grading import Grader
@@ -212,7 +212,7 @@ class GridOracle:
                 if all(values):
                     level = 0
                 elif lo == 2 or hi == 1:
-                    level = singles_closure(geo, values)[0]
+                    level = self.closures.singles(geo, values)[0]
                 else:
                     level = 2  # 1 or 2: the band does not tell them apart
                 if lo <= level <= hi:
