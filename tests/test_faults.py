@@ -639,14 +639,14 @@ def test_6_defining_a_rule_does_not_scan_the_installed_distributions(
     real = importlib.metadata.packages_distributions
     monkeypatch.setattr(importlib.metadata, "packages_distributions",
                         lambda: calls.append(1) or real())
-    rule._distributions.cache_clear()
+    rule.distributions.cache_clear()
     try:
         cls = type("Outside", (rule.Rule,), {"__module__": "somepackage.rules",
                                              "family": "t30-outside"})
         assert calls == []  # defining it looks nothing up
         assert cls(rule_spec()).package == "somepackage" and calls == [1]  # naming it does
     finally:
-        rule._distributions.cache_clear()
+        rule.distributions.cache_clear()
 
 
 def rule_spec():
