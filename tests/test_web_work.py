@@ -108,8 +108,8 @@ def test_the_grid_of_a_file_and_its_index() -> None:
 
 
 def test_partial_walks_and_the_deadline() -> None:
-    quick = Worker(None, 0.2)
-    assert quick.answer("explain", (Query(DEPTH2), None)) == ("timeout", 0.2)
+    quick = Worker(None, 0.5)  # the whole explanation takes about 1 s, its first step ms
+    assert quick.answer("explain", (Query(DEPTH2), None)) == ("timeout", 0.5)
     part = quick.answer("explain", (Query(DEPTH2), 1))  # step 1 is a single, step 2 nests
     assert part[0] == "ok" and part[1].status == "partial" and len(part[1].steps) == 1
     assert views.frame(part[1], 1)["total"] is None
