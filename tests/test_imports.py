@@ -94,7 +94,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader.explainer",),   # explanations: hints, documents, text, SVG, HTML, Markdown
     ("grader.bulk",),        # grading collections: pools, resume, outputs
     ("grader.generator",),   # making grids
-    ("grader", "grader.api", "grader.cli", "grader.about", "grader.testing",
+    ("grader", "grader.api", "grader.cli", "grader.web", "grader.about", "grader.testing",
      "grader.__main__"),    # the commands, the API, the facade
 )
 
