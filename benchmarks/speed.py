@@ -107,21 +107,23 @@ def wall_run(cmd: list[str], core: int | None) -> float:
     return time.perf_counter() - t0
 
 
-def ratings(path: Path) -> list[dict[str, object]]:
+def ratings(path: Path) -> dict[str, dict[str, object]]:
+    """The rating fields of each graded grid of an output, by its puzzle."""
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return [{k: r.get(k) for k in RATING_FIELDS if k in r} for r in rows]
+    return {str(r.get("puzzle")): {k: r.get(k) for k in RATING_FIELDS if k in r}
+            for r in rows if r.get("verdict") != "malformed"}
 
 
 def differences(old: Path, new: Path) -> int:
-    """Grids whose rating fields (those both versions report) differ.  An
-    older version without ``se`` scored expert grids another way: its
-    ``score`` is not compared."""
+    """Grids whose rating fields (those both versions report) differ, or that
+    only one version grades.  An older version without ``se`` scored expert
+    grids another way: its ``score`` is not compared."""
     a, b = ratings(old), ratings(new)
-    if len(a) != len(b):
-        return max(len(a), len(b))
-    return sum(1 for x, y in zip(a, b, strict=True)
-               if any(x[k] != y[k] for k in x.keys() & y.keys()
-                      if k != "score" or "se" in x))
+    differ = len(a.keys() ^ b.keys())
+    for puzzle in a.keys() & b.keys():
+        x, y = a[puzzle], b[puzzle]
+        differ += any(x[k] != y[k] for k in x.keys() & y.keys() if k != "score" or "se" in x)
+    return differ
 
 
 Find = Callable[[str], "Path | None"]
