@@ -1,18 +1,10 @@
 """Starting positions: a grid, a grid with pencil marks, or a grid plus the
 moves already made, so a player can ask "what next from here".
 
-Pencil-mark inputs (``--input-format pencil``, or detected automatically;
-read by :mod:`grader.formats.pencil`):
-
-* a candidate grid as in the book's marked figures: n rows of n cells, each
-  cell the symbols of its candidates (``125 3 789 ...``); a cell of one
-  symbol is a placed value, ``.`` or ``0`` an empty cell whose candidates are
-  everything its placed peers allow.  ``|`` and box-drawing lines are ignored.
-  Several grids are separated by blank lines.
-* the candidate string of other tools: n**3 characters (729 for 9x9), n per
-  cell in cell order, the k-th being symbol k when it is a candidate and
-  ``.`` or ``0`` when it is not; a cell with a single candidate is a placed
-  value.  One string per line.
+Pencil-mark inputs (``--input-format pencil``, or detected automatically)
+are read by :mod:`grader.formats.pencil`: a candidate grid (n rows of n
+cells, each the symbols of its candidates) or a candidate string (n**3
+characters).
 
 Moves (``--moves``): placements ``r1c5=9``, ``(1, 5) <- 9``, ``R1C5:9`` and
 eliminations ``r1c5!=9``, ``(1, 5) != 9``, separated by spaces, commas or
