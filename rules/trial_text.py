@@ -240,9 +240,9 @@ def reductio_parts(step: Step) -> tuple[str, str]:
 
 
 def trial_parts(step: Step) -> tuple[str, str]:
-    """(intro, conclusion) of any step with branches (a generic pair for
-    trial families without a template here)."""
-    fn = _PARTS.get(step.family)
+    """(intro, conclusion) of any step with branches: the book's trials
+    here, another technique's own (its ``trial_parts``), else a generic pair."""
+    fn = _PARTS.get(step.family) or getattr(step.technique, "trial_parts", None)
     if fn is not None:
         return fn(step)
     return step.summary(), f"So {effects(step.geo, step.placements, step.eliminations)}."

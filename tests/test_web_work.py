@@ -87,7 +87,7 @@ def test_positions_are_read_from_text_only(worker: Worker) -> None:
         assert e.value.kind == kind, e.value.message
     with pytest.raises(BadRequest, match="no path 'x'"):
         walk(Query(EASY, path="x"), worker.engine)
-    assert not PATHS["pattern"].available  # the hook for the pattern path
+    assert PATHS["patterns"].available and PATHS["book"].available
 
 
 def test_pencil_marks_come_back_as_a_candidate_string(worker: Worker) -> None:

@@ -64,6 +64,11 @@ class HintLevel(StrEnum):
     vague = "vague"  # the old name of ``where``
 
 
+class ExplainPath(StrEnum):
+    patterns = "patterns"
+    book = "book"
+
+
 class ExplainInputFormat(StrEnum):
     auto = "auto"
     line = "line"
@@ -162,6 +167,11 @@ MaxLevelOpt = Annotated[int | None, typer.Option(
     "--max-level", min=1, metavar="LEVEL",
     help="Use only the rules up to this level (e.g. 2: singles only).",
     show_default=False)]
+PathOpt = Annotated[ExplainPath, typer.Option(
+    "--path", help="patterns: where the book's rules 1-12 stop, the patterns players use "
+                   "(skyscraper, XY-Wing, chains ...), each with its value on Sudoku "
+                   "Explainer's scale, as the expert score walks them; book: the book's "
+                   "trials (levels 13-14), the path of the level that grade reports.")]
 ExplainInputFormatOpt = Annotated[ExplainInputFormat, typer.Option(
     "--input-format", "-i", help="How to read the input (auto detects every format, "
     "pencil marks included).")]
@@ -171,7 +181,8 @@ def explain_command(
     grid: GridArg, index: IndexOpt = 1, output_format: FormatOpt = OutputFormat.text,
     detail: DetailOpt = None, step_mode: StepOpt = False, step_number: StepNumberOpt = None,
     hint: HintOpt = None, moves: MovesOpt = None, grid_drawing: GridDrawingOpt = True,
-    full_trace: FullTraceOpt = False, output: OutputOpt = None,
+    full_trace: FullTraceOpt = False, path: PathOpt = ExplainPath.patterns,
+    output: OutputOpt = None,
     overwrite: OverwriteOpt = False, max_level: MaxLevelOpt = None,
     input_format: ExplainInputFormatOpt = ExplainInputFormat.auto, box: BoxOpt = None,
     hierarchy: HierarchyOpt = None, quiet: QuietOpt = False, color: ColorOpt = Color.auto,
@@ -181,7 +192,10 @@ def explain_command(
 
     Every step of the minimal-level strategy (always the easiest rule that makes
     progress) with its rule, level, book reference, a sentence saying why, and the
-    candidate grid with the pattern highlighted.
+    candidate grid with the pattern highlighted.  Where the book's rules 1-12
+    stop, the patterns players use (skyscraper, XY-Wing, chains ...) with their
+    links drawn and their value on Sudoku Explainer's scale (--path book: the
+    book's trials).
 
     \b
     explain puzzles/book-figures.txt --index 2
@@ -191,6 +205,7 @@ def explain_command(
     explain GRID --hint where               # ... and where to look
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
+    explain GRID --path book                # the book's trials instead of patterns
     """
     from grader.core.rule import RuleError
     from grader.explainer.core import ExplainError, UsageError
@@ -212,7 +227,7 @@ def explain_command(
         grid, index, box_option(box), input_format.value, moves, h, max_level,
         detail.value if detail is not None else None, step_mode, step_number,
         hint.value if hint is not None else None, output_format.value, grid_drawing,
-        full_trace, output)
+        full_trace, output, path.value)
     try:
         pos, board = load(opts)
     except InputError as e:

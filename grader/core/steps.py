@@ -23,8 +23,31 @@ Effect = tuple[int, int]  # (cell, value)
 
 
 @dataclass(frozen=True, slots=True)
+class Arc:
+    """A link between two candidates of a pattern, ``(cell, value)`` each.
+
+    Strong: at least one of the two is true (a cell with two candidates, or a
+    value with two places in a unit).  Weak: at most one of the two is true
+    (two cells that see each other, or two values of one cell)."""
+
+    a: Effect
+    b: Effect
+    strong: bool
+    #: the unit the link holds in (a strong link: where the value has just
+    #: these two places; a weak one: a unit the two cells share); -1 for two
+    #: values of one cell
+    unit: int = -1
+
+    @property
+    def kind(self) -> str:
+        return "strong" if self.strong else "weak"
+
+
+@dataclass(frozen=True, slots=True)
 class Pattern:
-    """What justifies a step: cells and regions with their roles, and values.
+    """What justifies a step: cells and regions with their roles, values,
+    and for a pattern of the expert walk the links that make it (``arcs``,
+    in the order the pattern is read).
 
     Roles are short words the templates and the drawing understand, e.g.
     ``"target"`` (where the value goes), ``"subset"``, ``"base"``, ``"cover"``,
@@ -33,6 +56,7 @@ class Pattern:
     cells: tuple[tuple[int, str], ...] = ()
     regions: tuple[tuple[int, str], ...] = ()
     values: tuple[int, ...] = ()
+    arcs: tuple[Arc, ...] = ()
 
     def cells_with(self, role: str) -> tuple[int, ...]:
         return tuple(c for c, r in self.cells if r == role)
@@ -146,6 +170,9 @@ class Step:
     #: The name of the pattern a trial's chain forms, when a scorer names it
     #: (e.g. "XY-Wing"); empty otherwise.  Renderers show it beside the name.
     pattern_name: str = ""
+    #: The pattern's value on Sudoku Explainer's scale (a step of the
+    #: pattern path, see :mod:`grader.explainer.patterns`); None otherwise.
+    se: float | None = None
     #: The technique (the rule's class) that made the step: its sentences,
     #: hints, support and roles are the step's (a class pickles by name).
     technique: Technique | None = field(default=None, compare=False, repr=False)

@@ -34,6 +34,10 @@ class Walkthrough:
     engine: Engine
     givens: frozenset[int] = frozenset()
     max_level: int | None = None
+    #: ``book`` (the minimal-level strategy) or ``patterns`` (the expert
+    #: walk's patterns where the book's rules 1-12 stop, see
+    #: :mod:`grader.explainer.patterns`)
+    path: str = "book"
     steps: list[Step] = field(default_factory=list)
     _before: list[Board] = field(default_factory=list, repr=False)
     _work: Board | None = field(default=None, repr=False)
@@ -45,7 +49,12 @@ class Walkthrough:
             return False
         if self._gen is None:
             self._work = self.start.copy()
-            self._gen = self.engine.steps(self._work, self.max_level)
+            if self.path == "patterns":
+                from grader.explainer.patterns import pattern_steps
+
+                self._gen = pattern_steps(self._work, self.engine, self.max_level)
+            else:
+                self._gen = self.engine.steps(self._work, self.max_level)
         assert self._work is not None
         before = self._work.copy()
         try:
@@ -108,13 +117,13 @@ class Walkthrough:
 
 def walkthrough(board: Board, engine: Engine | None = None,
                 givens: frozenset[int] | None = None,
-                max_level: int | None = None) -> Walkthrough:
-    """A lazy :class:`Walkthrough` of ``board`` (copied)."""
+                max_level: int | None = None, path: str = "book") -> Walkthrough:
+    """A lazy :class:`Walkthrough` of ``board`` (copied) along ``path``."""
     start = board.copy()
     if givens is None:
         givens = frozenset(c for c, v in enumerate(start.values) if v)
     return Walkthrough(start=start, engine=engine or Engine(), givens=givens,
-                       max_level=max_level)
+                       max_level=max_level, path=path)
 
 
 def explain_grid(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,

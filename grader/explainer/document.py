@@ -75,7 +75,7 @@ def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False) ->
         puzzle=f.puzzle,
         candidates=candidates_list(wt.start) if pencil else None,
         size=f.size, box=f.box, level=f.level, rating=f.rating, depth=f.depth,
-        solved=f.solved,
+        solved=f.solved, path=wt.path,
         steps=[step_model(s, i, full_trace) for i, s in enumerate(wt.steps, start=1)],
         final=f.final,
     )

@@ -41,8 +41,26 @@ def _count(k: int) -> str:
 
 
 
+def article(name: str) -> str:
+    """``a skyscraper``, ``an XY-Wing``, ``a unique rectangle``, ``an ALS-XZ``:
+    the name with the article it is read with (letters of an initialism
+    said with a vowel sound take "an"); a plural name has none."""
+    if name.endswith("chains") or name.endswith("loops"):
+        return name
+    head = name.split("-")[0].split()[0] if name else ""
+    initialism = len(head) > 1 and head.isupper() or len(head) == 1
+    if initialism:
+        vowel = head[0] in "AEFHILMNORSX"
+    else:
+        vowel = head[:1].lower() in "aeio" and not head.lower().startswith(("one", "eu"))
+    return f"{'an' if vowel else 'a'} {name}"
+
+
 def technique_hint(step: Step) -> str:
-    """``Try single position (rule 2.1, level 1).``: the technique only."""
+    """``Try single position (rule 2.1, level 1).``: the technique only; a
+    step of the pattern path: ``Try a skyscraper (SE 4.0).``"""
+    if step.se is not None:
+        return f"Try {article(step.name)} (SE {step.se:.1f})."
     ref = f"{step.reference}, " if step.reference else ""
     name = step.name
     if step.pattern.regions_with(FULL_HOUSE):
@@ -72,7 +90,8 @@ def full_hint(step: Step, detail: str = "teach") -> str:
 
     ref = f" · {step.reference}" if step.reference else ""
     named = f" ({step.pattern_name})" if step.pattern_name else ""
-    return "\n".join([f"{step.name}{named} · level {step.level}{ref}",
+    se = f" · SE {step.se:.1f}" if step.se is not None else ""
+    return "\n".join([f"{step.name}{named}{se} · level {step.level}{ref}",
                       *body_lines(step, detail)])
 
 

@@ -98,6 +98,8 @@ def _step_text(step: Step) -> str:
     effects = ", ".join([f"{geo.cell_name(c)} <- {geo.symbol(v)}" for c, v in step.placements]
                         + [f"{geo.cell_name(c)} != {geo.symbol(v)}" for c, v in step.eliminations])
     named = f" ({_escape(step.pattern_name)})" if step.pattern_name else ""
+    if step.se is not None:
+        named += f" (SE {step.se:.1f})"
     return f"**{_escape(step.name)}**{named}: {_escape(step.reason())} => {_code(effects)}"
 
 

@@ -21,6 +21,9 @@ class CellMarks:
     placed: int = 0
     eliminated: set[int] = field(default_factory=set)
     values: tuple[int, ...] = ()
+    #: candidates at an end of one of the pattern's links (see
+    #: :class:`grader.core.steps.Arc`)
+    linked: set[int] = field(default_factory=set)
 
 
 def step_marks(step: Step | None) -> dict[int, CellMarks]:
@@ -46,6 +49,9 @@ def step_marks(step: Step | None) -> dict[int, CellMarks]:
         if m.cell_role is None:
             m.cell_role = role
             m.values = step.pattern.values
+    for arc in step.pattern.arcs:
+        for c, v in (arc.a, arc.b):
+            get(c).linked.add(v)
     for c, v in step.placements:
         get(c).placed = v
     for c, v in step.eliminations:

@@ -63,10 +63,26 @@ class RegionRole(_Model):
     role: str
 
 
+class ArcModel(_Model):
+    """A link of a pattern (the pattern path's steps)."""
+
+    a: CellValue = Field(description="the candidate the link starts from")
+    b: CellValue = Field(description="the candidate it ends at")
+    kind: str = Field(description="strong (at least one of the two is true) or weak (at most "
+                                  "one is)")
+    unit: str | None = Field(
+        default=None, description="where it holds (R1..Rn, C1..Cn, B1..Bn): the unit where the "
+                                  "value has just these two places (strong) or that the two "
+                                  "cells share (weak); null for two values of one cell")
+
+
 class PatternModel(_Model):
     cells: list[CellRole] = []
     regions: list[RegionRole] = []
     values: list[int] = []
+    links: list[ArcModel] = Field(
+        default=[], description="the links that make the pattern, in reading order (pattern "
+                                "path); empty for the book's rules")
 
 
 class ConflictModel(_Model):
@@ -130,6 +146,9 @@ class StepModel(_Model):
     depth: int = Field(0, description="nesting depth of a trial, 0 otherwise")
     pattern_name: str | None = Field(
         default=None, description="the name of the pattern a trial's chain forms, when known")
+    se: float | None = Field(
+        default=None, description="the pattern's value on Sudoku Explainer's scale (a step of "
+                                  "the pattern path where the book's rules stop), else null")
     branches: list[BranchModel] = []
 
 
@@ -151,6 +170,8 @@ class Explanation(_Model):
     rating: str | None
     depth: int
     solved: bool
+    path: str = Field("book", description="book (the minimal-level strategy) or patterns (the "
+                                          "expert walk's patterns where rules 1-12 stop)")
     steps: list[StepModel]
     final: str = Field(description="the values after the last step, '.' for empty")
 
@@ -241,8 +262,14 @@ def step_model(step: Step, number: int, full: bool = False) -> StepModel:
             regions=[RegionRole(region=geo.region_name(g), role=r)
                      for g, r in step.pattern.regions],
             values=list(step.pattern.values),
+            links=[ArcModel(a=CellValue(cell=_rc(step, arc.a[0]), value=arc.a[1]),
+                            b=CellValue(cell=_rc(step, arc.b[0]), value=arc.b[1]),
+                            kind=arc.kind,
+                            unit=geo.region_name(arc.unit) if arc.unit >= 0 else None)
+                   for arc in step.pattern.arcs],
         ),
         depth=step.depth,
         pattern_name=step.pattern_name or None,
+        se=step.se,
         branches=[branch_model(step, b, full) for b in step.branches],
     )

@@ -18,13 +18,16 @@ DETAILS = ("short", "teach")
 
 
 def header(number: int, step: Step, total: int | None = None) -> Text:
-    """``Step 4/52 · single position · level 1 · rule 2.1``."""
+    """``Step 4/52 · single position · level 1 · rule 2.1`` (a step of the
+    pattern path: ``Step 18/60 · skyscraper · SE 4.0 · level 13``)."""
     t = Text()
     t.append(f"Step {number}" + (f"/{total}" if total else ""), "bold")
     t.append(" · ")
     t.append(step.name, "bold cyan")
     if step.pattern_name:
         t.append(f" ({step.pattern_name})", "cyan")
+    if step.se is not None:
+        t.append(f" · SE {step.se:.1f}", "yellow")
     t.append(f" · level {step.level}", "magenta")
     if step.reference:
         t.append(f" · {step.reference}", "dim")

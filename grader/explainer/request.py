@@ -52,6 +52,8 @@ class ExplainOptions:
     grid_drawing: bool = True
     full_trace: bool = False
     output: Path | None = None
+    #: ``patterns`` or ``book`` (see :mod:`grader.explainer.patterns`)
+    path: str = "patterns"
 
     @property
     def depth(self) -> str:
@@ -83,10 +85,11 @@ def load(opts: ExplainOptions) -> tuple[Position, Board]:
 
 def walk(opts: ExplainOptions, pos: Position, board: Board,
          engine: Engine | None = None) -> Walkthrough:
-    """Every step of the minimal-level strategy from ``board`` (a rule plugin's
+    """Every step from ``board`` along the options' path (a rule plugin's
     failure surfaces as :class:`~grader.core.rule.RuleError`)."""
     engine = engine if engine is not None else Engine(opts.hierarchy)
-    return walkthrough(board, engine, givens=pos.givens, max_level=opts.max_level)
+    return walkthrough(board, engine, givens=pos.givens, max_level=opts.max_level,
+                       path=opts.path)
 
 
 def document_text(opts: ExplainOptions, pos: Position, wt: Walkthrough) -> str:

@@ -20,7 +20,7 @@ from grader.core.roles import (
 
 __all__ = ["CELL_ROLES", "REGION_ROLES", "Role", "RoleStyle", "cell_style",
            "region_style", "DEFAULT_CELL", "DEFAULT_REGION", "GIVEN", "PLACED", "CANDIDATE",
-           "PATTERN_VALUE", "PLACEMENT", "ELIMINATION"]
+           "PATTERN_VALUE", "LINKED", "PLACEMENT", "ELIMINATION"]
 
 
 DEFAULT_CELL = RoleStyle("on grey37", "#dee2e6", "pattern cell", "C")
@@ -32,4 +32,7 @@ PLACED = RoleStyle("bold cyan", "#1864ab", "placed earlier")
 CANDIDATE = RoleStyle("grey62", "#868e96", "candidate")
 PATTERN_VALUE = RoleStyle("bold bright_white", "#212529", "value of the pattern")
 PLACEMENT = RoleStyle("bold black on bright_green", "#2b8a3e", "placed by this step")
+#: A candidate at an end of a pattern's link, and the links themselves (a
+#: strong link drawn solid, a weak one dashed).
+LINKED = RoleStyle("bold bright_yellow", "#1c7ed6", "linked candidate")
 ELIMINATION = RoleStyle("bold strike bright_red", "#e03131", "eliminated by this step")

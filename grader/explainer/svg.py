@@ -5,7 +5,9 @@ empty cell at a fixed place (value ``v`` at row ``(v-1) // b``, column
 ``(v-1) % b`` of an ``a x b`` mini-grid, like the 3x3 keypad of the book's
 marked grids).  With a step, the pattern is highlighted by role (see
 :mod:`grader.explainer.style`), the value the step places is circled in green
-and the candidates it removes are struck out in red.
+and the candidates it removes are struck out in red.  A pattern's links
+(:class:`~grader.core.steps.Arc`) join the candidates they link: a strong
+link solid, a weak one dashed, each end ringed.
 
 >>> from grader.core.board import Board
 >>> svg = grid_svg(Board.from_string("3.2....1....42.."))
@@ -27,6 +29,7 @@ from grader.explainer.style import (
     CANDIDATE,
     ELIMINATION,
     GIVEN,
+    LINKED,
     PATTERN_VALUE,
     PLACED,
     PLACEMENT,
@@ -103,6 +106,8 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
     cands, marks_svg = _candidates(lay, board, marks)
     parts += cands
     parts.extend(marks_svg)
+    if step is not None:
+        parts += links_svg(lay, step)
     parts.extend(overlay)
     parts.append("</svg>")
     return "\n".join(parts)
@@ -220,3 +225,48 @@ def _candidates(lay: Layout, board: Board,
                          f'{escape(geo.symbol(w))}</text>')
     parts.append("</g>")
     return parts, marks_svg
+
+
+def links_svg(lay: Layout, step: Step) -> list[str]:
+    """The step's links (see the module's doc), in one group."""
+    arcs = step.pattern.arcs
+    if not arcs:
+        return []
+    r = lay.sub * 0.44
+    width = _f(lay.cs * 0.035)
+    parts = [f'<g class="links" fill="none" stroke="{LINKED.fill}" stroke-width="{width}" '
+             f'stroke-linecap="round">']
+    ends = dict.fromkeys(e for arc in arcs for e in (arc.a, arc.b))
+    for c, v in ends:
+        x, y = lay.cand_xy(c, v)
+        parts.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/>')
+    for arc in arcs:
+        d = _curve(lay.cand_xy(*arc.a), lay.cand_xy(*arc.b), r, lay.cs)
+        if d:
+            dash = "" if arc.strong else f' stroke-dasharray="{_f(lay.cs * 0.09)} {_f(lay.cs * 0.07)}"'
+            parts.append(f'<path class="{arc.kind}" d="{d}"{dash}/>')
+    parts.append("</g>")
+    return parts
+
+
+def _curve(p: tuple[float, float], q: tuple[float, float], r: float, cs: float) -> str:
+    """A path from the ring around ``p`` to the one around ``q``, bent a
+    little to one side (so links along a line stay apart from the candidates
+    between their ends); empty when the rings touch."""
+    (x1, y1), (x2, y2) = p, q
+    dx, dy = x2 - x1, y2 - y1
+    dist = (dx * dx + dy * dy) ** 0.5
+    if dist <= 2 * r:
+        return ""
+    ux, uy = dx / dist, dy / dist
+    bend = min(dist * 0.18, cs * 0.5)
+    mx, my = (x1 + x2) / 2 - uy * bend, (y1 + y2) / 2 + ux * bend
+    # leave the rings where the curve heads: towards the control point
+    def start(x: float, y: float) -> tuple[float, float]:
+        vx, vy = mx - x, my - y
+        n = (vx * vx + vy * vy) ** 0.5 or 1.0
+        return x + vx / n * r, y + vy / n * r
+
+    sx, sy = start(x1, y1)
+    ex, ey = start(x2, y2)
+    return f"M{_f(sx)} {_f(sy)}Q{_f(mx)} {_f(my)} {_f(ex)} {_f(ey)}"

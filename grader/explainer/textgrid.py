@@ -5,8 +5,9 @@ Each empty cell shows its candidates at fixed places (value ``v`` at row
 shows its value in the middle.  Blocks are separated by heavy lines, cells
 by light ones.  With a step, the pattern is highlighted by role (see
 :mod:`grader.explainer.style`), the value the step places is marked ``*`` and
-the candidates it removes ``-`` (also in colour), so the marks survive
-plain-text output.
+the candidates it removes ``-`` and the candidates at the ends of a
+pattern's links ``+`` (also in colour), so the marks survive plain-text
+output; the legend reads the links in order (``=`` strong, ``-`` weak).
 
 Without colour (a pipe, a file, ``--color never``, ``NO_COLOR``) the
 highlighting is drawn with characters instead (:class:`Drawing` chooses): the
@@ -31,6 +32,7 @@ from grader.explainer.style import (
     CANDIDATE,
     ELIMINATION,
     GIVEN,
+    LINKED,
     PATTERN_VALUE,
     PLACED,
     PLACEMENT,
@@ -263,6 +265,8 @@ class _Painter:
             if has and m is not None:
                 if m.cell_role is not None and w in m.values:
                     style = _style(PATTERN_VALUE.rich)
+                if w in m.linked:
+                    marker, style = "+", _style(LINKED.rich)
                 if m.placed == w:
                     marker, style = "*", _style(PLACEMENT.rich)
                 elif w in m.eliminated:
@@ -286,6 +290,8 @@ def legend(step: Step | None, *, plain: bool = False, placed_earlier: bool = Fal
         rst = region_style(role, step.technique if step is not None else None)
         items.append((Style.parse(rst.rich), (rst.letter or "g") if plain else "  ",
                       f"{role} region" if role not in ("region", "also") else role))
+    if step is not None and step.pattern.arcs:
+        items.append((Style.parse(LINKED.rich), "+v", "linked"))
     if step is not None and step.placements:
         items.append((Style.parse(PLACEMENT.rich), "*v", "placed"))
     if step is not None and step.eliminations:
@@ -301,7 +307,28 @@ def legend(step: Step | None, *, plain: bool = False, placed_earlier: bool = Fal
             t.append("   ")
         t.append(swatch, style)
         t.append(f" {label}")
+    if step is not None and step.pattern.arcs:
+        t.append(f"\nlinks (= strong, - weak): {links_text(step)}")
     return t
+
+
+def links_text(step: Step) -> str:
+    """The step's links read in order: ``r6c5=8 = r7c5=8 - r7c9=8``; a link
+    that does not start where the one before ended starts a new piece
+    (``;``)."""
+    geo = step.geo
+
+    def cand(e: tuple[int, int]) -> str:
+        return f"r{geo.cell_row[e[0]] + 1}c{geo.cell_col[e[0]] + 1}={geo.symbol(e[1])}"
+
+    out: list[str] = []
+    last = None
+    for arc in step.pattern.arcs:
+        if arc.a != last:
+            out.append(("; " if out else "") + cand(arc.a))
+        out.append(f" {'=' if arc.strong else '-'} {cand(arc.b)}")
+        last = arc.b
+    return "".join(out)
 
 
 class Drawing:

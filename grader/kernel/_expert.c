@@ -875,18 +875,24 @@ static short *full_from(Graph *g, int start) {
     return dist;
 }
 
+/* the hint of the chain ending at target; its links are the chain's facts in
+   order, (cell, digit, on) each, as grader/strategy/expert/chains.py gives them */
 static void chain_hint(Pos *P, const short *parent, int target, int c, int d0, int on, int x) {
-    int facts[NF], n = 0, cells[NC], nc = 0;
+    static int facts[NF], path[3 * NF];
+    int n = 0, cells[NC], nc = 0;
     for (int f = target; f >= 0; f = parent[f]) facts[n++] = f;
     for (int i = n - 1; i >= 0; i--) {
-        int cell = (facts[i] >> 1) / 9, k;
+        int cell = (facts[i] >> 1) / 9, k, j = n - 1 - i;
+        path[3 * j] = cell;
+        path[3 * j + 1] = (facts[i] >> 1) % 9 + 1;
+        path[3 * j + 2] = facts[i] & 1;
         for (k = 0; k < nc; k++)
             if (cells[k] == cell) break;
         if (k == nc) cells[nc++] = cell;
     }
     int rating = (x ? 66 : 70) + length_tenths(n), cd[2] = {c, d0 + 1};
-    if (on) emit(P, x ? N_XCHAIN : N_FORCING, rating, NULL, 0, cd, 1, cells, nc, NULL, 0);
-    else emit(P, x ? N_XCHAIN : N_FORCING, rating, cd, 1, NULL, 0, cells, nc, NULL, 0);
+    if (on) emit(P, x ? N_XCHAIN : N_FORCING, rating, NULL, 0, cd, 1, cells, nc, path, n);
+    else emit(P, x ? N_XCHAIN : N_FORCING, rating, cd, 1, NULL, 0, cells, nc, path, n);
 }
 
 static void x_and_forcing(Pos *P, Graph *g) {

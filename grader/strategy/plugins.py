@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from grader.strategy.hierarchy import Hierarchy
 
 GROUP = "sudoku_grader.rules"
+#: The entry-point group of the expert walk's pattern families (how each
+#: pattern is read and drawn on the pattern path of ``explain``).
+PATTERNS = "sudoku_grader.patterns"
 #: A plugin whose import takes longer than this is reported as broken.
 LOAD_SECONDS = 10.0
 
@@ -113,6 +116,26 @@ def load(ep: EntryPoint) -> type[Rule]:
     if isinstance(got, str):
         raise PluginError(got)
     return got
+
+
+@functools.cache
+def pattern_families() -> Mapping[str, type]:
+    """The hint name (a pattern's usual name, the walk's ``se_pattern``) ->
+    the family class that presents it: every family registered under
+    :data:`PATTERNS`, loaded now (sorted by entry-point name and value: a name
+    two families claim is the first's).  A broken one raises PluginError."""
+    found: dict[str, type] = {}
+    for ep in sorted(entry_points(group=PATTERNS), key=lambda e: (e.name, e.value)):
+        try:
+            cls = _import(ep)
+        except PluginError:
+            raise
+        except Exception as e:  # noqa: BLE001 - named, not a traceback
+            raise PluginError(f"pattern family {ep.name!r} ({ep.value}) failed to load: "
+                              f"{e}") from None
+        for name in getattr(cls, "names", ()):
+            found.setdefault(name, cls)  # type: ignore[arg-type]
+    return MappingProxyType(found)
 
 
 def discover() -> Discovery:

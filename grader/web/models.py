@@ -41,7 +41,8 @@ class Position(BaseModel):
     moves: str = Field("", max_length=MAX_MOVES,
                        description="moves made, as explain --moves: r1c5=9 r3c4!=2 ...")
     path: str = Field(DEFAULT_PATH, max_length=40,
-                      description="the solution path: 'book' (the pattern path is to come)")
+                      description="the solution path: 'patterns' (the book's rules 1-12, then the "
+                                  "patterns players use) or 'book' (the book's trials)")
 
     def query(self) -> Query:
         return Query(self.grid, self.index, self.box, self.input_format, self.moves.strip(),
@@ -90,6 +91,8 @@ class StepItem(BaseModel):
     depth: int
     trial: bool
     pattern_name: str | None
+    se: float | None = Field(None, description="a pattern's value on Sudoku Explainer's "
+                                               "scale (the pattern path), else null")
     summary: str
 
 

@@ -1,12 +1,14 @@
-"""The solution paths a page can follow, by name: the hook for a second path.
+"""The solution paths a page can follow, by name, as ``explain --path``.
 
-``book`` is the minimal-level strategy of ``explain`` (always the easiest
-rule that makes progress).  A path is a function that makes the
+``patterns`` (the default, as for ``explain``): the book's rules 1-12, then
+where they stop the patterns the expert walk finds (skyscraper, XY-Wing,
+chains ...), see :mod:`grader.explainer.patterns`.  ``book``: the
+minimal-level strategy (always the easiest rule that makes progress, trials
+at levels 13-14).  A path is a function that makes the
 :class:`~grader.explainer.core.Walkthrough` of a position; the page lists every
-path here and the explain request names one (``path`` in the API).  The
-``pattern`` path (the easiest named pattern first) is announced and not built
-yet: to add it, give its entry a ``make`` function (in this module, so that
-the worker processes know it too) -- nothing else of the server changes.
+path here and the explain request names one (``path`` in the API).  A new
+path is an entry with a ``make`` function (in this module, so that the worker
+processes know it too) -- nothing else of the server changes.
 """
 
 from __future__ import annotations
@@ -29,7 +31,15 @@ def book_path(board: Board, givens: frozenset[int], engine: Engine,
     """The book's path: the minimal-level strategy, as ``explain`` gives it."""
     from grader.explainer import walkthrough
 
-    return walkthrough(board, engine, givens=givens, max_level=max_level)
+    return walkthrough(board, engine, givens=givens, max_level=max_level, path="book")
+
+
+def pattern_path(board: Board, givens: frozenset[int], engine: Engine,
+                 max_level: int | None) -> Walkthrough:
+    """The pattern path, as ``explain --path patterns`` gives it."""
+    from grader.explainer import walkthrough
+
+    return walkthrough(board, engine, givens=givens, max_level=max_level, path="patterns")
 
 
 @dataclass(frozen=True)
@@ -47,8 +57,10 @@ class PathSpec:
 
 
 PATHS: dict[str, PathSpec] = {
+    "patterns": PathSpec("Pattern path", "the book's rules 1-12, then the patterns players "
+                         "use (skyscraper, XY-Wing, chains ...) with their value on Sudoku "
+                         "Explainer's scale", pattern_path),
     "book": PathSpec("Book path", "the minimal-level strategy: always the easiest rule of "
                      "the hierarchy that makes progress", book_path),
-    "pattern": PathSpec("Pattern path", "the easiest named pattern first (not built yet)"),
 }
-DEFAULT_PATH = "book"
+DEFAULT_PATH = "patterns"

@@ -71,7 +71,7 @@ def summary(s: Solved) -> dict[str, Any]:
         "grade": s.grade, "total": len(s.steps), "end": len(s.steps) + 1,
         "steps": [{"number": i, "name": st.name, "level": st.level, "depth": st.depth,
                    "trial": bool(st.branches), "pattern_name": st.pattern_name or None,
-                   "summary": st.summary()}
+                   "se": st.se, "summary": st.summary()}
                   for i, st in enumerate(s.steps, start=1)],
     }
 
@@ -80,8 +80,9 @@ def _heading(step: Step, number: int, total: int | None) -> str:
     ref = f" · {escape(step.reference)}" if step.reference else ""
     named = f" ({escape(step.pattern_name)})" if step.pattern_name else ""
     of = f"/{total}" if total is not None else ""
+    se = f"SE {step.se:.1f} · " if step.se is not None else ""
     return (f'<h2>Step {number}{of} · {escape(step.name)}{named} '
-            f'<span class="meta">level {step.level}{ref}</span></h2>'
+            f'<span class="meta">{se}level {step.level}{ref}</span></h2>'
             f'<p class="summary">{escape(step.summary())}</p>')
 
 

@@ -109,11 +109,16 @@ def path(parent: list[int], end: int) -> list[int]:
 
 
 def _chain_hint(pos: Position, family: str, base: int, facts: list[int]) -> Hint:
+    """The hint of a chain of ``facts``; its ``links`` are the facts in order,
+    ``(cell, digit, on)`` each (an ON fact implies the OFF after it through a
+    weak link, an OFF fact the ON after it through a strong one)."""
     cell, d, on = unfact(pos, facts[0])
     cells = tuple(dict.fromkeys(unfact(pos, f)[0] for f in facts))
+    path = tuple(unfact(pos, f) for f in facts)
+    rating = base + length_tenths(len(facts))
     if on:  # ON(p) ... OFF(p): p is false
-        return Hint(family, base + length_tenths(len(facts)), (), ((cell, d),), cells)
-    return Hint(family, base + length_tenths(len(facts)), ((cell, d),), (), cells)
+        return Hint(family, rating, (), ((cell, d),), cells, path)
+    return Hint(family, rating, ((cell, d),), (), cells, path)
 
 
 def x_and_forcing_chains(pos: Position, graph: StaticGraph) -> Iterator[Hint]:

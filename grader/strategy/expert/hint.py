@@ -31,7 +31,10 @@ class Hint:
     placements: tuple[Cand, ...]
     eliminations: tuple[Cand, ...]
     cells: tuple[int, ...]
-    links: tuple[tuple[int, int, int], ...] = ()  # (cell, cell, digit)
+    #: strong-link chains, empty rectangles, Y-cycles: ``(cell, cell, digit)``
+    #: links in the order they are read; X-chains and forcing chains: the
+    #: chain's facts in order, ``(cell, digit, on)`` each
+    links: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def se(self) -> float:

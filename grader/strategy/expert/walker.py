@@ -29,7 +29,7 @@ from grader.strategy.expert.hint import Hint
 from grader.strategy.propagate import next_step_of
 
 __all__ = ["FAMILIES", "NESTED", "RATED_SIZES", "SEGMENTS", "Context", "Move", "Rater", "Walk",
-           "check_hint", "first_family", "first_family_python", "is_quad", "useful"]
+           "check_hint", "choose", "first_family", "first_family_python", "is_quad", "useful"]
 
 #: The rated sizes: Sudoku Explainer's scale is about 9x9 grids.
 RATED_SIZES = (9,)
@@ -84,6 +84,15 @@ def _apply(board: Board, hints: list[Hint]) -> None:
             board.cands[c] &= ~(1 << (d - 1))
 
 
+def choose(hints: Sequence[Hint], rating: int) -> Move:
+    """The move of a family that fired with ``hints``, the walk's rating so
+    far being ``rating``: rated at its easiest hint, applying every hint rated
+    at most the new running maximum."""
+    easiest = min(hints, key=lambda h: h.rating)
+    top = max(rating, easiest.rating)
+    return Move(easiest.family, easiest.rating, tuple(h for h in hints if h.rating <= top))
+
+
 def is_quad(rule: Rule) -> bool:
     """Naked and hidden subsets of four and more: Sudoku Explainer rates quads
     (5.0 and 5.4), so the walk leaves these rules out of its propagation and
@@ -134,11 +143,8 @@ class Rater:
                 if solution is not None:
                     for h in hints:
                         check_hint(h, solution)
-                easiest = min(hints, key=lambda h: h.rating)
-                top = max(walk.rating, easiest.rating)
-                chosen = [h for h in hints if h.rating <= top]
-                _apply(work, chosen)
-                move = Move(easiest.family, easiest.rating, tuple(chosen))
+                move = choose(hints, walk.rating)
+                _apply(work, list(move.hints))
             self._record(walk, move)
             self.settle(work)
         walk.solved = work.is_solved()

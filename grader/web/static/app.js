@@ -7,7 +7,7 @@
   const init = JSON.parse($("state").textContent);
   const S = {
     grid: init.grid || "", index: init.index || 1, fmt: init.input_format || "auto",
-    box: init.box || null, path: init.path || "book", moves: init.moves || "",
+    box: init.box || null, path: init.path || "patterns", moves: init.moves || "",
     step: init.step || 0, info: null, frame: null, sel: null, remove: false,
     past: [], future: [], frames: new Map(),
   };
@@ -60,7 +60,7 @@
     if (S.index !== 1) p.set("index", String(S.index));
     if (S.moves) p.set("moves", S.moves);
     if (S.step) p.set("step", String(S.step));
-    if (S.path !== "book") p.set("path", S.path);
+    if (S.path !== "patterns") p.set("path", S.path);
     history.replaceState(null, "", "?" + p.toString());
   }
   function node(tag, text, cls) {
@@ -93,7 +93,7 @@
     list.textContent = "";
     for (const s of info.steps) {
       const b = node("button", s.number + ". " + s.name + (s.pattern_name ? " (" + s.pattern_name + ")" : "")
-                     + " · " + s.level, s.depth ? "trial" : "");
+                     + (s.se !== null && s.se !== undefined ? " · SE " + Number(s.se).toFixed(1) : " · " + s.level), s.depth ? "trial" : "");
       b.type = "button"; b.dataset.n = String(s.number); b.dataset.depth = String(s.depth);
       b.title = s.summary;
       const li = node("li"); li.append(b); list.append(li);

@@ -1,0 +1,158 @@
+"""The pattern path: the solution as the rating's expert walk reads it.
+
+The book path (``explain --path book``) shows the minimal-level strategy:
+the book's rules, then its trials (levels 13-14).  The pattern path
+(``--path patterns``) shows the book's rules of levels 1-12 the same way,
+and at each position where they stop, what the expert walk that rates the
+grid finds there (:mod:`grader.strategy.expert.walker`): the first family,
+in Sukaku Explainer's order, with a hint, each of its hints that the walk
+applies a step of its own, drawn and told by its family
+(:mod:`rules.patterns`), with its value on Sudoku Explainer's scale.  The
+walk's positions are the path's, so its hardest step is the pattern and the
+value that ``grade`` reports (``se_pattern``, ``se``).
+
+Where no family finds anything the walk takes the book's trial of depth 1
+(9.0), and where none of depth 1 works it ends, rated by the grid's nesting
+depth (9.0 + 0.5 per level beyond the first): the path shows those trials,
+and what follows, as the book path would.  Grids of other sizes than 9x9,
+which the walk does not rate, and walks limited to levels below the trials
+(``max_level``) follow the book path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+
+from grader.core.board import Board
+from grader.core.steps import Step
+from grader.strategy.engine import Engine
+from grader.strategy.expert.hint import Hint
+from grader.strategy.expert.walker import NESTED, RATED_SIZES, Rater, choose, first_family
+from grader.strategy.plugins import pattern_families
+from grader.strategy.propagate import next_step_of
+
+#: The two paths ``explain`` can show.
+PATHS = ("patterns", "book")
+#: The level of the book's first trial: the patterns stand for trials, so a
+#: walk limited below it (``--max-level``) is the book's.
+FIRST_TRIAL_LEVEL = 13
+
+
+def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> Iterator[Step]:
+    """Apply and yield the steps of the pattern path (mutates ``work``); the
+    book path (``engine.steps``) on grids the walk does not rate."""
+    if (work.geo.n not in RATED_SIZES or (work.geo.a, work.geo.b) != (3, 3)
+            or max_level is not None and max_level < FIRST_TRIAL_LEVEL):
+        yield from engine.steps(work, max_level)
+        return
+    engine.attach_solution(work)
+    rater = Rater(engine)
+    plain = tuple(sorted(rater.plain, key=lambda r: r.level))
+    families = pattern_families()
+    rating = 0
+    while not work.is_solved():
+        step = next_step_of(work, plain)
+        if step is None:
+            found = first_family(work, kernel=engine.kernel.name)
+            if found is not None:
+                move = choose(found[1], rating)
+                rating = max(rating, move.rating)
+                shown = 0
+                for shown, step in enumerate(_hints(work, move.hints, families, engine), 1):
+                    yield step
+                if not shown:  # pragma: no cover - a useful hint always moves
+                    raise RuntimeError(f"the walk's {move.family} does not move "
+                                       f"{work.to_string()}")
+                continue
+            step = _trial(work, engine)
+            if step is None:
+                return
+        work.apply(step)
+        yield step
+
+
+def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, type],
+           engine: Engine) -> Iterator[Step]:
+    """The hints of a move as steps of their families, each applied in turn
+    with what it still proves.  The walk found them all on one position; the
+    next shown is the first whose pattern is still whole on the board the
+    earlier ones left.  One that no longer is is left to the walk, which
+    finds its conclusions again from the new position."""
+    left = list(hints)
+    first = True
+    while left:
+        for i, hint in enumerate(left):
+            step = _present(work, hint, families, engine, check=not first)
+            if step is not None:
+                del left[i]
+                break
+        else:
+            return
+        first = False
+        if step.placements or step.eliminations:
+            work.apply(step)
+            yield step
+
+
+def _present(work: Board, hint: Hint, families: Mapping[str, type],
+             engine: Engine, check: bool = True) -> Step | None:
+    """The step of ``hint`` on ``work`` with the effects it still has, or
+    None where its pattern is no longer whole there (``check``: the first
+    hint of a move is on the position it was found on, and always whole)."""
+    family = families.get(hint.family)
+    if family is None:
+        raise LookupError(f"no pattern family presents {hint.family!r} "
+                          f"(see the sudoku_grader.patterns entry points)")
+    if not check:
+        step = family.step(hint, work, engine)
+    else:
+        if any(work.values[c] for c in hint.cells):
+            return None
+        try:
+            step = family.step(hint, work, engine)
+        except (StopIteration, ValueError, IndexError):
+            return None
+        if not whole(step, work):
+            return None
+    return replace(step, placements=tuple(e for e in step.placements if not work.values[e[0]]),
+                   eliminations=tuple(e for e in step.eliminations
+                                      if work.cands[e[0]] >> (e[1] - 1) & 1))
+
+
+def whole(step: Step, board: Board) -> bool:
+    """Every link of the step's pattern joins candidates of ``board``, a
+    strong link still leaves its two candidates as the only ones of their
+    cell or unit (the grouped link across an empty rectangle's box is not
+    checked), and every cell of the pattern is open."""
+    for c, _ in step.pattern.cells:
+        if board.values[c]:
+            return False
+    for arc in step.pattern.arcs:
+        for c, v in (arc.a, arc.b):
+            if board.values[c] or not board.cands[c] >> (v - 1) & 1:
+                return False
+        (a, da), (b, db) = arc.a, arc.b
+        if arc.strong and a == b and board.cands[a] != (1 << (da - 1)) | (1 << (db - 1)):
+            return False
+        grouped = (step.family == "empty-rectangle" and arc.unit >= 0
+                   and board.geo.region_kind[arc.unit] == 2)
+        if arc.strong and a != b and arc.unit >= 0 and not grouped:
+            bit = 1 << (da - 1)
+            spots = [c for c in board.geo.regions[arc.unit] if board.cands[c] & bit
+                     and not board.values[c]]
+            if sorted(spots) != sorted((a, b)):
+                return False
+    return True
+
+
+def _trial(work: Board, engine: Engine) -> Step | None:
+    """Where no family finds anything: the book's trial of depth 1, as the
+    walk takes it (the first), or where none works the explanation's trial,
+    nested; each with the walk's value for it."""
+    step = next_step_of(work, engine.rules(1))
+    if step is None or not step.depth:
+        step = engine.next_step(work)
+    if step is None:
+        return None
+    return replace(step, se=(NESTED + 5 * (max(step.depth, 1) - 1)) / 10)

@@ -1,0 +1,140 @@
+"""Wings: XY-Wing (4.2), XYZ-Wing (4.4) and the ALS-wings WXYZ, VWXYZ,
+UVWXYZ and TUVWXYZ (5.5-7.5).
+
+A wing is a disjunctive construction whose branches meet: whichever value
+its pivot takes, one of its pincers holds the same digit z, so z leaves the
+cells that see every z of the pattern.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from grader.core.board import Board
+from grader.core.geometry import values_of
+from grader.core.steps import Pattern, Step
+from grader.strategy.engine import Engine
+from grader.strategy.expert.hint import Hint
+from rules.patterns.base import (
+    PatternFamily,
+    arc_sentence,
+    cand,
+    cells,
+    conclusion,
+    rc,
+    strong,
+    weak,
+)
+
+ROLES: dict[str, Any] = {"pivot": ("pivot of the wing", "#d0bfff", "on dark_magenta"),
+                         "pincer": ("pincer", "#b2f2bb", "on dark_green"),
+                         "als": ("almost locked set", "#ffe066", "on dark_goldenrod")}
+
+
+class Wing(PatternFamily):
+    """XY-Wing and XYZ-Wing: a pivot and two bivalue pincers among its peers."""
+
+    family = "wing"
+    names = ("XY-Wing", "XYZ-Wing")
+    roles: ClassVar[dict[str, Any]] = ROLES
+
+    @classmethod
+    def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
+        p, q1, q2 = hint.cells
+        z = hint.eliminations[0][1]
+        cands = board.cands
+        x = next(v for v in values_of(cands[q1]) if v != z)
+        y = next(v for v in values_of(cands[q2]) if v != z)
+        arcs = (strong(board, q1, z, q1, x), weak(board, q1, x, p, x),
+                strong(board, p, x, p, y) if cands[p].bit_count() == 2
+                else weak(board, p, x, p, y),
+                weak(board, p, y, q2, y), strong(board, q2, y, q2, z))
+        roles = ((p, "pivot"), (q1, "pincer"), (q2, "pincer"))
+        return cls.make(hint, board, Pattern(cells=roles, values=(x, y, z), arcs=arcs))
+
+    @staticmethod
+    def summarize(step: Step) -> str:
+        geo = step.geo
+        p, q1, q2 = (c for c, _ in step.pattern.cells)
+        z = geo.symbol(step.pattern.values[2])
+        return f"pivot {rc(geo, p)}, pincers {rc(geo, q1)} and {rc(geo, q2)}, on {z}"
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        p, q1, q2 = (c for c, _ in step.pattern.cells)
+        x, y, z = step.pattern.values
+        sx, sy, sz = geo.symbol(x), geo.symbol(y), geo.symbol(z)
+        three = step.name == "XYZ-Wing"
+        pivot = (f"The pivot {rc(geo, p)} holds {sx}, {sy} or {sz}" if three else
+                 f"The pivot {rc(geo, p)} holds {sx} or {sy}")
+        lines = [f"{pivot}; its pincers {rc(geo, q1)} ({sx} or {sz}) and {rc(geo, q2)} "
+                 f"({sy} or {sz}) see it:"]
+        lines += [f"- {arc_sentence(geo, a)};" for a in step.pattern.arcs]
+        lines.append(
+            f"If the pivot is {sx}, {rc(geo, q1)} is {sz}; if it is {sy}, {rc(geo, q2)} is "
+            f"{sz}" + (f"; if it is {sz} itself, the pivot holds it" if three else "") +
+            f".  So {sz} is in {cells(geo, [q1, q2] + ([p] if three else []))}, and a cell "
+            f"that sees {'all three' if three else 'both pincers'} cannot hold it: "
+            f"{conclusion(step)}.")
+        return "\n".join(lines)
+
+    @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        p = step.pattern.cells_with("pivot")[0]
+        return f"look at the cells around {rc(geo, p)} with two or three candidates"
+
+
+class AlsWing(PatternFamily):
+    """ALS-wings: n - 1 cells of a unit holding n digits together (an almost
+    locked set) and a bivalue cell {x,z} outside that sees every x of them."""
+
+    family = "als-wing"
+    names = ("WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "TUVWXYZ-Wing")
+    roles: ClassVar[dict[str, Any]] = ROLES
+
+    @classmethod
+    def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
+        *group, w = hint.cells
+        z = hint.eliminations[0][1]
+        x = next(v for v in values_of(board.cands[w]) if v != z)
+        xs = [c for c in group if board.cands[c] >> (x - 1) & 1]
+        arcs = (strong(board, w, z, w, x), *(weak(board, w, x, c, x) for c in xs))
+        roles = tuple((c, "als") for c in group) + ((w, "pincer"),)
+        return cls.make(hint, board, Pattern(cells=roles, values=(x, z), arcs=arcs))
+
+    @staticmethod
+    def summarize(step: Step) -> str:
+        geo = step.geo
+        group = step.pattern.cells_with("als")
+        w = step.pattern.cells_with("pincer")[0]
+        x, z = step.pattern.values
+        return (f"{cells(geo, group)} with {rc(geo, w)} (linked by {geo.symbol(x)}, on "
+                f"{geo.symbol(z)})")
+
+    @staticmethod
+    def teach(step: Step) -> str:
+        geo = step.geo
+        group = step.pattern.cells_with("als")
+        w = step.pattern.cells_with("pincer")[0]
+        x, z = step.pattern.values
+        sx, sz = geo.symbol(x), geo.symbol(z)
+        k = len(group)
+        lines = [f"The {k} cells {cells(geo, group)} share one unit and hold {k + 1} values "
+                 f"between them (an almost locked set).  {rc(geo, w)} holds {sx} or {sz} and "
+                 f"sees every {sx} of the set:"]
+        lines += [f"- {arc_sentence(geo, a)};" for a in step.pattern.arcs]
+        lines.append(
+            f"If {cand(geo, w, x)}, no cell of the set holds {sx}: {k} cells are left for "
+            f"{k} values, so they hold all of them, {sz} among them.  Otherwise "
+            f"{cand(geo, w, z)}.  Either way {sz} is in the set or in {rc(geo, w)}, and a "
+            f"cell that sees all of those {sz} cannot hold it: {conclusion(step)}.")
+        return "\n".join(lines)
+
+    @staticmethod
+    def where(step: Step) -> str:
+        geo = step.geo
+        w = step.pattern.cells_with("pincer")[0]
+        return (f"look at {rc(geo, w)} and a group of "
+                f"{len(step.pattern.cells_with('als'))} cells of one unit it sees")
