@@ -1,4 +1,5 @@
-"""Build the optional native accelerators (grader._native, grader._expert).
+"""Build the optional native accelerators (grader._native, grader._expert,
+grader._serate).
 
 Everything else is configured in pyproject.toml.  The extension is optional:
 without a C compiler the package installs and runs on its pure-Python code
@@ -60,6 +61,12 @@ setup(
         Extension(
             "grader._expert",
             ["grader/_expert.c"],
+            extra_compile_args=args,
+            optional=True,
+        ),
+        Extension(
+            "grader._serate",
+            ["grader/_serate.c"],
             extra_compile_args=args,
             optional=True,
         ),

@@ -1,0 +1,96 @@
+"""Entry points of Sudoku Explainer's scale: the rating loop below 4.0 and
+the chaining tiers, in C when the accelerator (grader/_serate.c) is built
+and in use, else in Python (same hints, same order; the tests compare them).
+
+``SETTINGS``: how deep the walk searches the chaining tiers, by name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import native
+from .chainhint import nested_suffix
+from .easy import easy_walk
+from .multiple import tier_base
+from .tiers import MAX_LEVEL, ChainStep, chain_step_python
+
+_mod: Any
+try:  # pragma: no cover - depends on the build
+    _mod = importlib.import_module("grader._serate")
+except ImportError:  # pragma: no cover
+    _mod = None
+
+#: The names of the rules below 4.0 by the accelerator's codes.
+EASY_NAMES = (
+    "full house", "hidden single in a block", "hidden single in a line", "direct pointing",
+    "direct claiming", "direct hidden pair", "naked single", "direct hidden triplet", "pointing",
+    "claiming", "naked pair", "X-Wing", "hidden pair", "naked triplet", "swordfish",
+    "hidden triplet",
+)
+SHAPES = ("contradiction", "double", "cell", "region", "forcing", "cycle")
+_SHAPE_NAMES = ("Contradiction Forcing", "Double Forcing", "Cell Forcing", "Region Forcing",
+                "Forcing", "Forcing")
+
+#: The walk's settings: the deepest chaining level searched.  "fast" (the
+#: default) stops at the dynamic forcing chains (+), level 1; "full" goes to
+#: Sudoku Explainer 1.2.1's last level.
+SETTINGS = {"fast": 1, "full": MAX_LEVEL}
+DEFAULT_SETTING = "fast"
+
+
+def available(kernel: str | None = None) -> bool:
+    """Whether the accelerator is built and in use (by the kernel named, or
+    the default kernel when None)."""
+    in_use = native.available() if kernel is None else kernel == "c"
+    return _mod is not None and in_use
+
+
+@dataclass(frozen=True)
+class EasyRun:
+    """The rating loop below 4.0 on a grid: its largest step (tenths, 0 when
+    none) and that step's name, the steps made, and where it stopped."""
+
+    tenths: int
+    name: str | None
+    steps: int
+    values: list[int]
+    cands: list[int]
+
+    @property
+    def solved(self) -> bool:
+        return all(self.values)
+
+
+def easy_run(values: Sequence[int], cands: Sequence[int], kernel: str | None = None) -> EasyRun:
+    """Run the loop from a 9x9 position (``cands``: bit ``v - 1`` for ``v``)."""
+    if available(kernel):
+        top, code, steps, vs, cs = _mod.easy_walk(list(values), list(cands))
+        return EasyRun(top, EASY_NAMES[code] if code >= 0 else None, steps, vs, cs)
+    vs, cs = list(values), list(cands)
+    top, name, steps = easy_walk(vs, cs)
+    return EasyRun(top, name, steps, vs, cs)
+
+
+def chain_step(values: Sequence[int], cands: Sequence[int], first: int = 0,
+               last: int = MAX_LEVEL, kernel: str | None = None) -> ChainStep | None:
+    """The hint that rates a position where only chains are left: the easiest
+    of the first dynamic chaining level from ``first`` to ``last`` with one."""
+    if not available(kernel):
+        return chain_step_python(values, cands, first, last)
+    got = _mod.chain_step(list(values), list(cands), first, last)
+    if got is None:
+        return None
+    level, (shape, tenths, _, complexity, _, removable, placement) = got
+    name = f"Dynamic {_SHAPE_NAMES[shape]} Chains{nested_suffix(level)}"
+    return ChainStep(level, name, tenths, complexity, removable, placement)
+
+
+def beyond(level: int) -> tuple[str, int]:
+    """What a walk that stops before ``level`` rates a position that needs
+    it: the level's name and its base, a lower bound."""
+    return (f"Dynamic Forcing Chains{nested_suffix(level)} (not searched)",
+            round(10 * tier_base(True, level)))
