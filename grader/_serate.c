@@ -98,6 +98,7 @@ static void init_geo(void) {
 typedef struct {
     uint16_t cands[NC];
     uint16_t rp[NR][9];  /* positions of digit d in region r (bit i: REG[r][i]) */
+    uint16_t hs[NR];     /* digits with one place in region r */
 } G;
 
 typedef struct {         /* what chains never change: the placed values */
@@ -114,6 +115,11 @@ static void g_build(G *g, const uint16_t *cands) {
             int d = low16(m);
             for (int k = 0; k < 3; k++) g->rp[CR[c][k]][d] |= (uint16_t)(1 << CI[c][k]);
         }
+    for (int r = 0; r < NR; r++) {
+        g->hs[r] = 0;
+        for (int d = 0; d < 9; d++)
+            if (pc16(g->rp[r][d]) == 1) g->hs[r] |= (uint16_t)(1 << d);
+    }
 }
 
 static void real_build(Real *R, const uint8_t *values) {
@@ -128,13 +134,20 @@ static void real_build(Real *R, const uint8_t *values) {
 
 static inline void g_remove(G *g, int c, int d) {
     g->cands[c] &= (uint16_t)~(1 << d);
-    for (int k = 0; k < 3; k++) g->rp[CR[c][k]][d] &= (uint16_t)~(1 << CI[c][k]);
+    for (int k = 0; k < 3; k++) {
+        int r = CR[c][k];
+        unsigned pos = g->rp[r][d] & ~(1u << CI[c][k]);
+        g->rp[r][d] = (uint16_t)pos;
+        if (pc16(pos) == 1) g->hs[r] |= (uint16_t)(1 << d);
+        else g->hs[r] &= (uint16_t)~(1 << d);
+    }
 }
 
 static void g_place(G *g, Real *R, int c, int d) {
     for (unsigned m = g->cands[c]; m; m &= m - 1) g_remove(g, c, low16(m));
     R->values[c] = (uint8_t)(d + 1);
     R->placed[d + 1]++;
+    R->placed[0]--; /* the open cells */
     for (int k = 0; k < 3; k++) R->ecount[CR[c][k]]--;
     for (int i = 0; i < 20; i++) {
         int x = HOUSE[c][i];
@@ -208,10 +221,10 @@ static int hidden_singles(const G *g, const Real *R, RHList *L) {
     for (int alone = 1; alone >= 0; alone--)
         for (int ki = 0; ki < 3; ki++)
             for (int r = kinds[ki] * 9; r < kinds[ki] * 9 + 9; r++) {
-                if ((R->ecount[r] == 1) != alone) continue;
-                for (int d = 0; d < 9; d++) {
+                if ((R->ecount[r] == 1) != alone || !g->hs[r]) continue;
+                for (unsigned m = g->hs[r]; m; m &= m - 1) {
+                    int d = low16(m);
                     unsigned pos = g->rp[r][d];
-                    if (pc16(pos) != 1) continue;
                     int name = alone ? E_FULL : kinds[ki] == BLOCK ? E_HS_BLOCK : E_HS_LINE;
                     if (rh_push(L, name, SH_SINGLE, NULL, REG[r][low16(pos)], d)) return 1;
                     L->h[L->n - 1].reg[0] = (int8_t)r;
@@ -253,12 +266,21 @@ static int locking(const G *g, const Real *R, RHList *L, int direct) {
     (void)R;
     for (int kk = 0; kk < 4; kk++) {
         int k1 = LOCK_KINDS[kk][0], k2 = LOCK_KINDS[kk][1];
-        for (int r1 = k1 * 9; r1 < k1 * 9 + 9; r1++)
+        for (int r1 = k1 * 9; r1 < k1 * 9 + 9; r1++) {
+            int target[9]; /* the region of kind k2 holding every place of d, if any */
+            unsigned any = 0;
+            for (int d = 0; d < 9; d++) {
+                unsigned pos = g->rp[r1][d];
+                target[d] = -1;
+                if (pc16(pos) <= 1) continue;
+                int r2 = CR[REG[r1][low16(pos)]][k2];
+                if (!(pos & ~INMASK[r1][r2])) { target[d] = r2; any = 1; }
+            }
+            if (!any) continue;
             for (int r2 = k2 * 9; r2 < k2 * 9 + 9; r2++) {
                 if (!CROSS[r1][r2]) continue;
                 for (int d = 0; d < 9; d++) {
-                    unsigned pos = g->rp[r1][d];
-                    if (pc16(pos) <= 1 || (pos & ~INMASK[r1][r2])) continue;
+                    if (target[d] != r2) continue;
                     if (!direct) {
                         if (locking_hint(g, L, r1, r2, d, -1)) return 1;
                         continue;
@@ -273,6 +295,7 @@ static int locking(const G *g, const Real *R, RHList *L, int direct) {
                     }
                 }
             }
+        }
     }
     return 0;
 }
@@ -293,7 +316,14 @@ static int hidden_sets(const G *g, const Real *R, RHList *L, int k, int direct) 
         for (int r = SUBSET_KINDS[ki] * 9; r < SUBSET_KINDS[ki] * 9 + 9; r++) {
             int empty = R->ecount[r];
             if (!(empty > 2 * k || (direct && empty > k))) continue;
+            unsigned allowed = 0; /* values with 2 to k places: the only ones a set can hold */
+            for (int d = 0; d < 9; d++) {
+                int n = pc16(g->rp[r][d]);
+                if (n >= 2 && n <= k) allowed |= 1u << d;
+            }
+            if (pc16(allowed) < k) continue;
             for (int ci = 0; ci < NCOMB[k]; ci++) {
+                if (COMBM[k][ci] & ~allowed) continue;
                 unsigned sets[4];
                 for (int j = 0; j < k; j++) sets[j] = g->rp[r][COMB[k][ci][j]];
                 unsigned common = common_tuple(sets, k);
@@ -334,7 +364,14 @@ static int naked_sets(const G *g, const Real *R, RHList *L, int k) {
     for (int ki = 0; ki < 3; ki++)
         for (int r = SUBSET_KINDS[ki] * 9; r < SUBSET_KINDS[ki] * 9 + 9; r++) {
             if (R->ecount[r] < 2 * k) continue;
+            unsigned allowed = 0; /* cells with 2 to k candidates */
+            for (int i = 0; i < 9; i++) {
+                int n = pc16(g->cands[REG[r][i]]);
+                if (n >= 2 && n <= k) allowed |= 1u << i;
+            }
+            if (pc16(allowed) < k) continue;
             for (int ci = 0; ci < NCOMB[k]; ci++) {
+                if (COMBM[k][ci] & ~allowed) continue;
                 unsigned sets[4];
                 for (int j = 0; j < k; j++) sets[j] = g->cands[REG[r][COMB[k][ci][j]]];
                 unsigned common = common_tuple(sets, k);
@@ -368,6 +405,12 @@ static int fish(const G *g, const Real *R, RHList *L, int k) {
             unsigned bmask = COMBM[k][ci];
             for (int d = 0; d < 9; d++) {
                 if (R->placed[d + 1] + 2 * k > 9) continue;
+                int fits = 1;
+                for (int j = 0; j < k && fits; j++) {
+                    int n = pc16(g->rp[bk * 9 + COMB[k][ci][j]][d]);
+                    fits = n >= 2 && n <= k;
+                }
+                if (!fits) continue;
                 unsigned sets[4];
                 for (int j = 0; j < k; j++) sets[j] = g->rp[bk * 9 + COMB[k][ci][j]][d];
                 unsigned common = common_tuple(sets, k);
@@ -464,10 +507,7 @@ static int easy_loop(G *g, Real *R, int *top, int *name) {
     int steps = 0;
     *top = 0;
     *name = -1;
-    for (;;) {
-        int open = 0;
-        for (int c = 0; c < NC && !open; c++) open = !R->values[c];
-        if (!open) break;
+    while (R->placed[0] > 0) {
         L.n = 0;
         for (int p = 0; p < NPRODUCERS && !L.n; p++) PRODUCERS[p](g, R, &L);
         if (!L.n) break;
@@ -1566,14 +1606,46 @@ static PyObject *list_of(const int *xs, int n) {
     return l;
 }
 
+/* the candidates the givens allow */
+static void givens_cands(const uint8_t *vs, uint16_t *cs) {
+    unsigned used[NR] = {0};
+    for (int c = 0; c < NC; c++)
+        if (vs[c])
+            for (int k = 0; k < 3; k++) used[CR[c][k]] |= 1u << (vs[c] - 1);
+    for (int c = 0; c < NC; c++)
+        cs[c] = (uint16_t)(vs[c] ? 0 : 0x1FF & ~(used[CR[c][0]] | used[CR[c][1]] | used[CR[c][2]]));
+}
+
 static PyObject *py_easy_walk(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *values, *cands;
-    if (!PyArg_ParseTuple(args, "OO", &values, &cands)) return NULL;
+    PyObject *values, *cands = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &values, &cands)) return NULL;
     Real R;
     G g;
-    if (read_grid(values, cands, &R, &g) < 0) return NULL;
-    int top, name, steps = easy_loop(&g, &R, &top, &name);
+    if (cands == Py_None) {
+        uint8_t vs[NC];
+        uint16_t cs[NC];
+        PyObject *sv = PySequence_Fast(values, "values must be a sequence");
+        if (!sv) return NULL;
+        if (PySequence_Fast_GET_SIZE(sv) != NC) {
+            Py_DECREF(sv);
+            PyErr_SetString(PyExc_ValueError, "a 9x9 grid has 81 cells");
+            return NULL;
+        }
+        for (int c = 0; c < NC; c++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(sv, c));
+            vs[c] = (uint8_t)(v < 0 || v > 9 ? 0 : v);
+        }
+        Py_DECREF(sv);
+        if (PyErr_Occurred()) return NULL;
+        init_geo();
+        givens_cands(vs, cs);
+        real_build(&R, vs);
+        g_build(&g, cs);
+    } else if (read_grid(values, cands, &R, &g) < 0) return NULL;
+    int top, name, steps = easy_loop(&g, &R, &top, &name), open = 0;
+    for (int c = 0; c < NC; c++) open |= !R.values[c];
+    if (!open) return Py_BuildValue("iiiOO", top, name, steps, Py_None, Py_None);
     int vs[NC], cs[NC];
     for (int c = 0; c < NC; c++) { vs[c] = R.values[c]; cs[c] = g.cands[c]; }
     return Py_BuildValue("iiiNN", top, name, steps, list_of(vs, NC), list_of(cs, NC));
@@ -1697,7 +1769,8 @@ static PyMethodDef methods[] = {
      "(0 forcing chains and cycles, 1 multiple chains, 2 + n dynamic chains of level n) and "
      "cache hits"},
     {"easy_walk", py_easy_walk, METH_VARARGS,
-     "easy_walk(values, cands) -> (top, name, steps, values, cands): the rating loop below 4.0"},
+     "easy_walk(values, cands=None) -> (top, name, steps, values, cands): the rating loop below "
+     "4.0 (cands None: what the givens allow; values and cands None when solved)"},
     {"chain_step", py_chain_step, METH_VARARGS,
      "chain_step(values, cands, first, last) -> (level, hint) or None"},
     {"hints", py_hints, METH_VARARGS,

@@ -15,6 +15,7 @@ from typing import Any
 from .. import native
 from .chainhint import nested_suffix
 from .easy import easy_walk
+from .grid import candidates_of
 from .multiple import tier_base
 from .tiers import MAX_LEVEL, ChainStep, chain_step_python
 
@@ -52,26 +53,32 @@ def available(kernel: str | None = None) -> bool:
 @dataclass(frozen=True)
 class EasyRun:
     """The rating loop below 4.0 on a grid: its largest step (tenths, 0 when
-    none) and that step's name, the steps made, and where it stopped."""
+    none) and that step's name, the steps made, and, when it stops before the
+    end, where (None when the grid is solved)."""
 
     tenths: int
     name: str | None
     steps: int
-    values: list[int]
-    cands: list[int]
+    values: list[int] | None = None
+    cands: list[int] | None = None
 
     @property
     def solved(self) -> bool:
-        return all(self.values)
+        return self.values is None
 
 
-def easy_run(values: Sequence[int], cands: Sequence[int], kernel: str | None = None) -> EasyRun:
-    """Run the loop from a 9x9 position (``cands``: bit ``v - 1`` for ``v``)."""
+def easy_run(values: Sequence[int], cands: Sequence[int] | None = None,
+             kernel: str | None = None) -> EasyRun:
+    """Run the loop from a 9x9 position (``cands``: bit ``v - 1`` for ``v``;
+    None: every candidate the values allow)."""
     if available(kernel):
-        top, code, steps, vs, cs = _mod.easy_walk(list(values), list(cands))
+        top, code, steps, vs, cs = _mod.easy_walk(values, cands)
         return EasyRun(top, EASY_NAMES[code] if code >= 0 else None, steps, vs, cs)
-    vs, cs = list(values), list(cands)
+    vs = list(values)
+    cs = candidates_of(vs) if cands is None else list(cands)
     top, name, steps = easy_walk(vs, cs)
+    if all(vs):
+        return EasyRun(top, name, steps)
     return EasyRun(top, name, steps, vs, cs)
 
 
