@@ -5,8 +5,10 @@ From the fixpoint of the plain rules (levels 1-12), try the families in
 order; the first that yields a useful hint rates the position at its
 easiest hint.  Keep the running maximum, apply every conclusion of that
 family rated at most the maximum, propagate again, repeat.  When no family
-fires, the engine's own trial step rates the position at
-9.0 + 0.5 (depth - 1).  The grid's estimate is the maximum.
+fires, Sudoku Explainer's dynamic forcing chains and their nesting levels
+rate the position by the easiest hint of the first level that has one, and
+that one hint is applied (:mod:`grader.serate`, docs/se-scale.md).  The
+grid's estimate is the maximum.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from ..board import Board
 from ..engine import Engine, SoundnessError
 from ..propagate import next_step_of
 from ..rule import Rule
+from ..serate.rate import DEFAULT_SETTING, SETTINGS, beyond, chain_step
+from ..serate.tiers import MAX_LEVEL
 from .families import FAMILIES, SEGMENTS, Context, first_family, first_family_python, useful
 from .hint import Hint
 
@@ -29,6 +33,11 @@ RATED_SIZES = (9,)
 
 
 NESTED = 90  # 9.0, plus 0.5 per nesting level beyond the first
+
+#: The families tried before Sudoku Explainer's chaining tiers: all but the
+#: last, "dynamic chains", whose place Sudoku Explainer's own dynamic forcing
+#: chains (level 0) take.
+CHAIN_FAMILIES = len(FAMILIES) - 1
 
 
 @dataclass(frozen=True)
@@ -88,9 +97,11 @@ def is_quad(rule: Rule) -> bool:
 class Rater:
     """Walks grids for one engine (its levels 1-12 propagate)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, se: str = DEFAULT_SETTING) -> None:
         self.engine = engine
         self.plain: tuple[Rule, ...] = tuple(r for r in engine.base if not is_quad(r))
+        #: the deepest chaining level searched (see grader.serate.rate.SETTINGS)
+        self.deepest = SETTINGS[se]
 
     def settle(self, board: Board) -> None:
         if self.engine.kernel.closure(board, self.plain):
@@ -100,11 +111,11 @@ class Rater:
              solution: Sequence[int] | None = None, depth: int | None = None) -> Walk:
         """Rate ``board`` (a copy is walked); its solution must be unique.
 
-        ``depth``: the nesting depth the engine needed on the grid, when known.
-        A position that no family and no trial of depth 1 moves then rates
-        9.0 + 0.5 (depth - 1) and ends the walk: no later position needs
-        deeper trials than the grid does, and deeper trials cost far more than
-        the rest of the walk.
+        A position that no family moves is rated by Sudoku Explainer's
+        chaining tiers up to the setting's deepest level; one that needs a
+        deeper level ends the walk, rated at that level's base (a lower
+        bound).  ``depth`` (the nesting depth the engine needed on the grid,
+        when known) only serves where no chaining level moves a position.
 
         Debug mode: with ``solution``, every hint found is checked against it
         (a :class:`~grader.engine.SoundnessError` on the first that disagrees)."""
@@ -113,9 +124,9 @@ class Rater:
         walk = Walk()
         self.settle(work)
         while not work.is_solved() and len(walk.moves) < limit:
-            found = first_family(work, kernel=self.engine.kernel.name)
+            found = first_family(work, last=CHAIN_FAMILIES, kernel=self.engine.kernel.name)
             if found is None:
-                move = self._nested(work, depth)
+                move = self._chains(work, depth, solution)
                 if move is None:
                     return walk
                 if not move.hints:  # rated by the grid's depth: the walk ends
@@ -143,6 +154,24 @@ class Rater:
         if walk.pattern is None or move.rating > walk.rating:
             walk.rating = move.rating
             walk.pattern = move.family
+
+    def _chains(self, board: Board, depth: int | None,
+                solution: Sequence[int] | None) -> Move | None:
+        """The easiest hint of the first chaining level that has one (applied),
+        or a move without hints that ends a walk stopping before the level
+        the position needs."""
+        step = chain_step(board.values, board.cands, 0, self.deepest, self.engine.kernel.name)
+        if step is None:
+            if self.deepest < MAX_LEVEL:
+                name, rating = beyond(self.deepest + 1)
+                return Move(name, rating, ())
+            return self._nested(board, depth)
+        hint = Hint(step.name, step.tenths, (step.placement,) if step.placement else (),
+                    step.removable, ())
+        if solution is not None:
+            check_hint(hint, solution)
+        _apply(board, [hint])
+        return Move(hint.family, hint.rating, (hint,))
 
     def _nested(self, board: Board, depth: int | None) -> Move | None:
         """The engine's trial step (applied), or with ``depth`` known and no
