@@ -29,7 +29,7 @@ def _result() -> dict:
 
 
 def test_the_contract_and_its_types_come_from_the_model() -> None:
-    assert CONTRACT_FIELDS == tuple(GradeResult.model_fields)
+    assert tuple(GradeResult.model_fields) == CONTRACT_FIELDS
     assert KINDS["index"] is int and KINDS["score"] is float
     assert KINDS["techniques"] is dict and KINDS["rating"] is str and KINDS["seconds"] is float
 

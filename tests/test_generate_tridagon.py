@@ -100,7 +100,7 @@ def test_level_14_from_nothing_regrades_apart_and_reproduces(seed: int) -> None:
         r = regrade(g.puzzle)
         assert r.level == 14 and r.rating == "expert"  # type: ignore[attr-defined]
         assert not bundled(81).near(g.puzzle)
-    assert all(sum(x != y for x, y in zip(a.puzzle, b.puzzle)) >= 10
+    assert all(sum(x != y for x, y in zip(a.puzzle, b.puzzle, strict=True)) >= 10
                for i, a in enumerate(made) for b in made[:i])
     assert [g.puzzle for g in generate(level=14, count=3, seed=seed, timeout=300)] == [
         g.puzzle for g in made]

@@ -495,9 +495,8 @@ def test_the_accelerator_calls_python_rules_back_inside_trials(
 def test_a_python_rule_failing_inside_the_accelerator_is_a_rule_error(
         fault_site: Path, tmp_path: Path) -> None:
     from grader import native
-    from grader.rule import RuleError
-
     from grader.kernel import c_kernel
+    from grader.rule import RuleError
 
     if not native.built():
         pytest.skip("the accelerator is not built")

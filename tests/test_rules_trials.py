@@ -5,7 +5,6 @@ grids that need them (Figure 4.5, top1465), including nested trials."""
 from __future__ import annotations
 
 from dataclasses import replace
-
 from pathlib import Path
 
 import pytest
