@@ -40,8 +40,7 @@ from pydantic import BaseModel, ConfigDict
 from . import fields
 from .board import Board
 from .engine import Engine, Tally, Trace
-from .expert import RATED_SIZES, Rater, Walk
-from .expert.walker import Move
+from .expert import RATED_SIZES, Move, Rater, Walk
 from .formats import Grid, Record
 from .geometry import SYMBOLS, Geometry
 from .hierarchy import Hierarchy

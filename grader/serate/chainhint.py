@@ -190,10 +190,15 @@ def nested_suffix(level: int) -> str:
     return ""
 
 
+def chain_name(shape: str, level: int) -> str:
+    """Sudoku Explainer's name of a dynamic chaining hint of ``shape`` at
+    ``level``."""
+    return f"Dynamic {_SHAPE_NAMES.get(shape, 'Forcing')} Chains{nested_suffix(level)}"
+
+
 def hint_name(hint: ChainHint) -> str:
-    """Sudoku Explainer's name of a dynamic chaining hint."""
-    return f"Dynamic {_SHAPE_NAMES.get(hint.shape, 'Forcing')} Chains{nested_suffix(hint.level)}"
+    return chain_name(hint.shape, hint.level)
 
 
-__all__ = ["ChainHint", "binary_hint", "hint_name", "key", "length_added", "multi_hint",
-           "nested_suffix", "removable_of", "tenths"]
+__all__ = ["ChainHint", "binary_hint", "chain_name", "hint_name", "key", "length_added",
+           "multi_hint", "nested_suffix", "removable_of", "tenths"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import native
-from .chainhint import nested_suffix
+from .chainhint import chain_name, nested_suffix
 from .easy import easy_walk
 from .grid import candidates_of
 from .multiple import tier_base
@@ -32,9 +32,8 @@ EASY_NAMES = (
     "claiming", "naked pair", "X-Wing", "hidden pair", "naked triplet", "swordfish",
     "hidden triplet",
 )
+#: The hint shapes by the accelerator's codes.
 SHAPES = ("contradiction", "double", "cell", "region", "forcing", "cycle")
-_SHAPE_NAMES = ("Contradiction Forcing", "Double Forcing", "Cell Forcing", "Region Forcing",
-                "Forcing", "Forcing")
 
 #: The walk's settings: the deepest chaining level searched.  "fast" (the
 #: default) stops at the dynamic forcing chains (+), level 1; "full" goes to
@@ -92,8 +91,8 @@ def chain_step(values: Sequence[int], cands: Sequence[int], first: int = 0,
     if got is None:
         return None
     level, (shape, tenths, _, complexity, _, removable, placement) = got
-    name = f"Dynamic {_SHAPE_NAMES[shape]} Chains{nested_suffix(level)}"
-    return ChainStep(level, name, tenths, complexity, removable, placement)
+    return ChainStep(level, chain_name(SHAPES[shape], level), tenths, complexity, removable,
+                     placement)
 
 
 def beyond(level: int) -> tuple[str, int]:
