@@ -20,6 +20,7 @@ from grader.serate.tiers import chain_step_python
 POSITIONS = json.loads((DATA / "se-positions.json").read_text(encoding="utf-8"))
 CHAINS = POSITIONS["chains"]
 NESTED = POSITIONS["nested"]
+LATE = POSITIONS["late"]
 HAS_C = rate._mod is not None
 needs_c = pytest.mark.skipif(not HAS_C, reason="the C accelerator is not built")
 
@@ -84,6 +85,15 @@ def test_nested_levels_alike_from_a_few_pivots(case: dict) -> None:
     values, cands, level = case["values"], case["cands"], case["level"]
     py = py_rows(dynamic_chains(values, list(cands), level, frozenset(case["pivots"])))
     assert py and py == c_rows(rate._mod.hints(values, cands, 2, level, case["pivots"]))
+
+
+@needs_c
+@pytest.mark.parametrize("level", LATE["levels"])
+def test_levels_4_and_5_alike_late_in_a_walk(level: int) -> None:
+    values, cands, pivots = LATE["values"], LATE["cands"], LATE["pivots"]
+    py = py_rows(dynamic_chains(values, list(cands), level, frozenset(pivots)))
+    assert py and py == c_rows(rate._mod.hints(values, cands, 2, level, pivots))
+    assert min(row[2] for row in py) >= tier_base(True, level)
 
 
 @needs_c

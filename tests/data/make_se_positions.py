@@ -11,6 +11,10 @@
   an ER) where the chain step's first level with a hint is 1, 2, 3 and 4 (two
   each), with that step (C accelerator) and pivot cells (the cells of its
   eliminations) on which the tests compare C and Python searches.
+* ``late``: the last position of the full walk of the first of those grids
+  where the chains rate a position (late in the walk, so that levels 4 and 5
+  searched from two pivot cells, its first two bivalue cells, take a second
+  in Python).
 """
 
 from __future__ import annotations
@@ -90,9 +94,34 @@ def nested_positions(shared: Path, per_level: int = 2) -> list[dict]:
     return [x for level in sorted(found) for x in found[level]]
 
 
+def late_position(shared: Path) -> dict:
+    path = shared / "hodoku-py_HardestDatabase110626.txt"
+    row = next(line.split(",") for line in path.read_text().splitlines()[2:]
+               if line.split(",")[5])
+    seen: list[tuple[list[int], list[int]]] = []
+    original = walker.chain_step
+
+    def spy(values: list[int], cands: list[int], first: int, last: int,
+            kernel: str | None = None) -> rate.ChainStep | None:
+        seen.append((list(values), list(cands)))
+        return original(values, cands, first, last, kernel)
+
+    walker.chain_step = spy  # type: ignore[assignment]
+    try:
+        grid = parse_grid_token(row[0])
+        walker.Rater(Engine(record=False), se="full").walk(Board.from_values(grid.geo,
+                                                                              grid.values))
+    finally:
+        walker.chain_step = original  # type: ignore[assignment]
+    values, cands = seen[-1]
+    pivots = [c for c in range(81) if bin(cands[c]).count("1") == 2][:2]
+    return {"values": values, "cands": cands, "pivots": pivots, "levels": [4, 5]}
+
+
 def main() -> None:
     shared = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "puzzles"
-    data = {"chains": chain_positions(), "nested": nested_positions(shared)}
+    data = {"chains": chain_positions(), "nested": nested_positions(shared),
+            "late": late_position(shared)}
     (HERE / "se-positions.json").write_text(json.dumps(data, separators=(",", ":")) + "\n")
 
 
