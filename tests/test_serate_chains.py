@@ -65,8 +65,11 @@ def test_bases_and_names_of_the_levels() -> None:
 
 # -- C and Python alike -----------------------------------------------------------------------
 @needs_c
-@pytest.mark.parametrize("case", CHAINS, ids=[f"chains{i}" for i in range(len(CHAINS))])
+@pytest.mark.parametrize("case", [c if i < 4 else pytest.param(c, marks=pytest.mark.slow)
+                                  for i, c in enumerate(CHAINS)],
+                         ids=[f"chains{i}" for i in range(len(CHAINS))])
 def test_static_and_dynamic_searches_alike(case: dict) -> None:
+    """Four positions by default, ten with --runslow."""
     values, cands = case["values"], case["cands"]
     py = py_rows(_static_chains(values, list(cands)))
     assert py and py == c_rows(rate._mod.hints(values, cands, 0, 0, None))
