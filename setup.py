@@ -1,4 +1,5 @@
-"""Build the optional native accelerators (grader.kernel._native, grader.kernel._expert).
+"""Build the optional native accelerators (grader.kernel._native,
+grader.kernel._expert, grader.kernel._serate).
 
 Everything else is configured in pyproject.toml.  The extension is optional:
 without a C compiler the package installs and runs on its pure-Python code
@@ -60,6 +61,12 @@ setup(
         Extension(
             "grader.kernel._expert",
             ["grader/kernel/_expert.c"],
+            extra_compile_args=args,
+            optional=True,
+        ),
+        Extension(
+            "grader.kernel._serate",
+            ["grader/kernel/_serate.c"],
             extra_compile_args=args,
             optional=True,
         ),

@@ -1,7 +1,7 @@
 """How well ``score`` orders grids the way Sudoku Explainer rates them.
 
     python benchmarks/bench_expert_score.py FILE [--sample all|even|odd]
-        [--per-value N] [--limit N] [--pure] [--jsonl OUT]
+        [--per-value N] [--limit N] [--pure] [--se fast|full] [--jsonl OUT]
 
 FILE has ``puzzle rating`` lines (a first id column is allowed, as in
 puzzles/se-rated-9758.txt).  ``--sample even`` (odd) keeps the grids on even
@@ -10,8 +10,10 @@ file order: a stratified half to design on and another to report on.  Each
 grid is graded serially in this process (one core, CPU seconds), and the
 script prints Spearman's rho (average ranks) between ``score`` and the
 rating over all grids, among the expert grids (those that need a trial) and
-inside rating bands, rho between ``se`` and the rating among expert grids,
-and the time per grid.
+inside rating bands (and among the grids rated 8.8 and up), rho between ``se``
+and the rating among expert grids and among all grids, and the time per
+grid.  ``--se``: how deep the estimate searches Sudoku Explainer's nested
+chains (the grader's setting, default fast).
 """
 
 from __future__ import annotations
@@ -99,13 +101,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-value", type=int, default=None, metavar="N")
     ap.add_argument("--limit", type=int, default=None, metavar="N")
     ap.add_argument("--pure", action="store_true", help="turn the C accelerators off")
+    ap.add_argument("--se", choices=("fast", "full"), default="fast",
+                    help="how deep the estimate searches nested chains")
     ap.add_argument("--jsonl", type=Path, default=None, metavar="OUT",
                     help="also write puzzle, rating, level, score, se, se_pattern per grid")
     args = ap.parse_args(argv)
     if args.pure:
         native.set_enabled(False)
     grids = read_sample(args.file, args.sample, args.per_value, args.limit)
-    grader = Grader()
+    grader = Grader(se=args.se)
     rows = []
     cpu = 0.0
     cpu_expert = 0.0
@@ -135,12 +139,19 @@ def report(args: argparse.Namespace, rows: list, cpu: float, cpu_expert: float) 
     n = len(rows)
     ex = [r for r in rows if r[3]]
     print(f"{args.file} sample={args.sample} per-value={args.per_value} grids={n} "
-          f"expert={len(ex)} accelerator={'on' if native.available() else 'off'}")
+          f"expert={len(ex)} se={args.se} "
+          f"accelerator={'on' if native.available() else 'off'}")
     print(f"rho(score, rating) all:    {fmt(spearman([r[1] for r in rows], [r[0] for r in rows]))}")
     print(f"rho(score, rating) expert: {fmt(spearman([r[1] for r in ex], [r[0] for r in ex]))}")
     se = [r for r in ex if r[2] is not None]
     print(f"rho(se, rating) expert:    {fmt(spearman([r[2] for r in se], [r[0] for r in se]))}"
           f"  (mean |se - rating| {sum(abs(r[2] - r[0]) for r in se) / max(1, len(se)):.2f})")
+    rated = [r for r in rows if r[2] is not None]
+    print(f"rho(se, rating) all:       "
+          f"{fmt(spearman([r[2] for r in rated], [r[0] for r in rated]))}  ({len(rated)} with se)")
+    top = [r for r in rows if r[0] >= 8.8]
+    print(f"rho(score, rating) 8.8+:   {fmt(spearman([r[1] for r in top], [r[0] for r in top]))}"
+          f"  ({len(top)} grids)")
     print("band        grids  rho(score)")
     for lo, hi in BANDS:
         b = [r for r in rows if lo <= r[0] < hi]

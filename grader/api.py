@@ -84,21 +84,23 @@ def read_grid(grid: str | Grid, box: tuple[int, int] | None = None,
 
 def grade(grid: str | Grid, *, hierarchy: Hierarchy | None = None,
           box: tuple[int, int] | None = None, input_format: str = "auto",
-          check: bool = False) -> GradeResult:
+          check: bool = False, se: str = "fast") -> GradeResult:
     """``grade GRID``: the grid's verdict, rating, level, score and techniques.
 
-    Raises ``MalformedGrid`` when ``grid`` is not a grid; every other verdict
-    (``no-solution``, ``multiple-solutions``, ...) is in the result."""
+    ``se``: how deep the estimate searches Sudoku Explainer's nested chains
+    (``--se``: "fast" or "full").  Raises ``MalformedGrid`` when ``grid`` is
+    not a grid; every other verdict (``no-solution``, ``multiple-solutions``,
+    ...) is in the result."""
     from grader.strategy.grading import Grader
 
-    return Grader(hierarchy, check=check).grade_grid(read_grid(grid, box, input_format))
+    return Grader(hierarchy, check=check, se=se).grade_grid(read_grid(grid, box, input_format))
 
 
 def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str = "auto",
               box: tuple[int, int] | None = None, column: str | None = None,
               hierarchy: Hierarchy | None = None, jobs: int = 1,
               time_limit: float | None = None, with_solution: bool = False,
-              check: bool = False) -> Iterator[GradeResult]:
+              check: bool = False, se: str = "fast") -> Iterator[GradeResult]:
     """``grade FILE ...``: one ``GradeResult`` per grid of the files, in input order.
 
     Every grid gets a result (a malformed one the verdict ``malformed``).  With
@@ -120,7 +122,7 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
         if name != "-" and not Path(name).exists():
             raise InputError(f"{name}: no such file")
     time_limit = seconds_or_none(time_limit)  # inf: no limit; nan: ValueError
-    cfg = GradeConfig(hierarchy=hierarchy, check=check, with_solution=with_solution)
+    cfg = GradeConfig(hierarchy=hierarchy, check=check, with_solution=with_solution, se=se)
     recs = iter_sources(names, input_format, box, column)
     njobs, _ = plan_jobs(jobs)  # within the CPUs and the memory
     if njobs == 1 and time_limit is None:

@@ -71,7 +71,8 @@ def alternating(arcs: Sequence[Arc]) -> bool:
     """Strong first and last, strong and weak by turns, each link starting
     where the one before ended."""
     return (bool(arcs) and arcs[0].strong and arcs[-1].strong
-            and all(x.strong != y.strong and x.b == y.a for x, y in zip(arcs, arcs[1:])))
+            and all(x.strong != y.strong and x.b == y.a
+                    for x, y in zip(arcs, arcs[1:], strict=False)))
 
 
 def ends_see(board: Board, step: Step, ends: Sequence[tuple[int, int]]) -> None:
@@ -143,7 +144,8 @@ def chain(board: Board, step: Step) -> None:
     first and last, reach it off (it is removed); or assume it off, strong
     links first and last, reach it on (it is placed).  Links alternate."""
     arcs = step.pattern.arcs
-    assert arcs and all(x.strong != y.strong and x.b == y.a for x, y in zip(arcs, arcs[1:])), (
+    assert arcs and all(x.strong != y.strong and x.b == y.a
+                        for x, y in zip(arcs, arcs[1:], strict=False)), (
         step.summary())
     if step.name == "X-chain":
         assert len({v for a in arcs for v in (a.a[1], a.b[1])}) == 1, step.summary()
@@ -160,7 +162,7 @@ def chain(board: Board, step: Step) -> None:
 def y_cycle(board: Board, step: Step) -> None:
     arcs = step.pattern.arcs
     assert arcs and arcs[-1].b == arcs[0].a, f"{step.summary()}: not a loop"
-    assert all(x.b == y.a for x, y in zip(arcs, arcs[1:])), step.summary()
+    assert all(x.b == y.a for x, y in zip(arcs, arcs[1:], strict=False)), step.summary()
     for a in arcs:
         if a.a[0] == a.b[0]:
             assert board.cands[a.a[0]].bit_count() == 2, step.summary()

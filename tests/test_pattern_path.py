@@ -15,7 +15,7 @@ from grader.core.board import Board
 from grader.core.steps import Step
 from grader.explainer.core import walkthrough
 from grader.formats import parse_grid_token
-from grader.strategy.grading import GradeResult, Grader
+from grader.strategy.grading import Grader, GradeResult
 
 
 @cache

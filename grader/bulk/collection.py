@@ -160,7 +160,8 @@ class _Run:
             encode = self.sink.fmt
         return GradeConfig(hierarchy=self.h, check=opts.check, engine=opts.check_engine,
                            with_solution=opts.with_solution, canonical=opts.dedupe,
-                           encode=encode, fields=tuple(fields) if fields else None)
+                           encode=encode, fields=tuple(fields) if fields else None,
+                           se=opts.se)
 
     def _pool(self, cfg: GradeConfig) -> Pool:
         opts = self.opts

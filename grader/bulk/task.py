@@ -51,6 +51,7 @@ class GradeConfig:
     canonical: bool = False
     encode: str | None = None
     fields: tuple[str, ...] | None = None
+    se: str = "fast"  # how deep ``se`` searches Sudoku Explainer's nested chains
 
     #: What the fork server of a pool of processes imports once (see
     #: :class:`grader.bulk.processes.Job`).
@@ -91,7 +92,7 @@ def engine_solver(name: str) -> Any:
 
 def make_grader(cfg: GradeConfig) -> Grader:
     solver = engine_solver(cfg.engine) if cfg.engine else None
-    return Grader(cfg.hierarchy, check=cfg.check, solver=solver)
+    return Grader(cfg.hierarchy, check=cfg.check, solver=solver, se=cfg.se)
 
 
 def task_of(rec: Record) -> Task:

@@ -73,6 +73,13 @@ PropagationArg = Annotated[str | None, typer.Option(
         help="What trials apply inside branches: all (every rule below the trials) or "
              "singles.")]
 
+SeArg = Annotated[str, typer.Option(
+        "--se", metavar="fast|full",
+        help="How deep `se` searches Sudoku Explainer's nested chains: fast (up to the "
+             "dynamic forcing chains (+); a position that needs more is rated at the next "
+             "level's base, 9.5, and ends the walk) or full (every level, as Sudoku "
+             "Explainer 1.2.1 rates: seconds per grid at the top of the scale).")]
+
 WithSolutionArg = Annotated[bool, typer.Option(
         "--with-solution", help="Add the solution to jsonl/csv output.")]
 
@@ -194,7 +201,8 @@ def grade_command(
     inputs: InputsArg = None, output_format: OutputFormatArg = None,
     input_format: InputFormatOpt = InputFormat.auto, box: BoxOpt = None,
     hierarchy: HierarchyOpt = None, list_rules: ListRulesArg = False,
-    strict: StrictArg = False, propagation: PropagationArg = None, column: ColumnOpt = None,
+    strict: StrictArg = False, propagation: PropagationArg = None, se: SeArg = "fast",
+    column: ColumnOpt = None,
     with_solution: WithSolutionArg = False, check: CheckArg = False,
     check_engine: CheckEngineArg = None, jobs: JobsArg = 0, time_limit: TimeLimitArg = None,
     timeout: DeprecatedTimeoutOpt = None, output: OutputArg = None, resume: ResumeArg = False,
@@ -229,7 +237,8 @@ def grade_command(
         time_limit=time_limit if time_limit is not None else timeout, output=output,
         resume=resume, overwrite=overwrite, summary_only=summary_only, summary=summary,
         plot=plot, progress=progress, where=where, min_level=min_level, max_level=max_level,
-        sort=sort, top=top, dedupe=dedupe, keep_columns=keep_columns, dask=dask, quiet=quiet)
+        sort=sort, top=top, dedupe=dedupe, keep_columns=keep_columns, dask=dask, quiet=quiet,
+        se=se)
     raise typer.Exit(run_grade(opts))
 
 

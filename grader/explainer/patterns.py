@@ -11,10 +11,12 @@ applies a step of its own, drawn and told by its family
 walk's positions are the path's, so its hardest step is the pattern and the
 value that ``grade`` reports (``se_pattern``, ``se``).
 
-Where no family finds anything the walk takes the book's trial of depth 1
-(9.0), and where none of depth 1 works it ends, rated by the grid's nesting
-depth (9.0 + 0.5 per level beyond the first): the path shows those trials,
-and what follows, as the book path would.  Grids of other sizes than 9x9,
+Where no family finds anything the walk takes Sudoku Explainer's dynamic
+forcing chains (:mod:`grader.strategy.serate`), shown as forcing chains
+(:mod:`rules.patterns.nets`).  Where the walk ends (a position that needs a
+chaining level the default setting does not search, rated by that level's
+base) the path shows the book's trial there, named and valued as the walk
+rates it, then the book's path to the end.  Grids of other sizes than 9x9,
 which the walk does not rate, and walks limited to levels below the trials
 (``max_level``) follow the book path.
 """
@@ -23,17 +25,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 from grader.core.board import Board
 from grader.core.steps import Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from grader.strategy.expert.walker import NESTED, RATED_SIZES, Rater, choose, first_family
+from grader.strategy.expert.walker import RATED_SIZES, Move, Rater
 from grader.strategy.plugins import pattern_families
 from grader.strategy.propagate import next_step_of
 
 #: The two paths ``explain`` can show.
 PATHS = ("patterns", "book")
+#: The name the family of the walk's trials presents a step of the book's
+#: under, where the walk ends (see :func:`_beyond`).
+NETS = "forcing chains (book)"
 #: The level of the book's first trial: the patterns stand for trials, so a
 #: walk limited below it (``--max-level``) is the book's.
 FIRST_TRIAL_LEVEL = 13
@@ -53,26 +59,41 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
     rating = 0
     while not work.is_solved():
         step = next_step_of(work, plain)
-        if step is None:
-            found = first_family(work, kernel=engine.kernel.name)
-            if found is not None:
-                move = choose(found[1], rating)
-                rating = max(rating, move.rating)
-                shown = 0
-                for shown, step in enumerate(_hints(work, move.hints, families, engine), 1):
-                    yield step
-                if not shown:  # pragma: no cover - a useful hint always moves
-                    raise RuntimeError(f"the walk's {move.family} does not move "
-                                       f"{work.to_string()}")
-                continue
-            step = _trial(work, engine)
-            if step is None:
-                return
-        work.apply(step)
-        yield step
+        if step is not None:
+            work.apply(step)
+            yield step
+            continue
+        move = rater.next_move(work, rating)
+        if move is None or not move.hints:  # the walk ends here: the book's path on
+            yield from _beyond(work, engine, move, families)
+            return
+        rating = max(rating, move.rating)
+        before = work.copy()
+        yield from _hints(work, move.hints, families, engine)
+        # a useful hint always moves: a walk that would loop is a bug
+        if work.cands == before.cands and work.values == before.values:
+            raise RuntimeError(f"the walk's {move.family} does not move {work.to_string()}")
 
 
-def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, type],
+def _beyond(work: Board, engine: Engine, move: Move | None,
+            families: Mapping[str, Any]) -> Iterator[Step]:
+    """Where the walk ends (rated by a bound: the first chaining level the
+    default setting does not search) or stops (nothing it knows moves): the
+    book's trial there, named and valued as the walk rates the position,
+    then the book's path to the end."""
+    step = engine.next_step(work)
+    if step is None:
+        return
+    if move is not None:
+        net = families.get(NETS)
+        step = net.label(step, move.family, move.rating) if net is not None else replace(
+            step, se=move.rating / 10)
+    work.apply(step)
+    yield step
+    yield from engine.steps(work)
+
+
+def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, Any],
            engine: Engine) -> Iterator[Step]:
     """The hints of a move as steps of their families, each applied in turn
     with what it still proves.  The walk found them all on one position; the
@@ -95,7 +116,7 @@ def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, type],
             yield step
 
 
-def _present(work: Board, hint: Hint, families: Mapping[str, type],
+def _present(work: Board, hint: Hint, families: Mapping[str, Any],
              engine: Engine, check: bool = True) -> Step | None:
     """The step of ``hint`` on ``work`` with the effects it still has, or
     None where its pattern is no longer whole there (``check``: the first
@@ -146,13 +167,3 @@ def whole(step: Step, board: Board) -> bool:
     return True
 
 
-def _trial(work: Board, engine: Engine) -> Step | None:
-    """Where no family finds anything: the book's trial of depth 1, as the
-    walk takes it (the first), or where none works the explanation's trial,
-    nested; each with the walk's value for it."""
-    step = next_step_of(work, engine.rules(1))
-    if step is None or not step.depth:
-        step = engine.next_step(work)
-    if step is None:
-        return None
-    return replace(step, se=(NESTED + 5 * (max(step.depth, 1) - 1)) / 10)

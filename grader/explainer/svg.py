@@ -243,7 +243,8 @@ def links_svg(lay: Layout, step: Step) -> list[str]:
     for arc in arcs:
         d = _curve(lay.cand_xy(*arc.a), lay.cand_xy(*arc.b), r, lay.cs)
         if d:
-            dash = "" if arc.strong else f' stroke-dasharray="{_f(lay.cs * 0.09)} {_f(lay.cs * 0.07)}"'
+            gap = f"{_f(lay.cs * 0.09)} {_f(lay.cs * 0.07)}"
+            dash = "" if arc.strong else f' stroke-dasharray="{gap}"'
             parts.append(f'<path class="{arc.kind}" d="{d}"{dash}/>')
     parts.append("</g>")
     return parts

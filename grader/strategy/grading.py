@@ -18,9 +18,11 @@ so ``score`` lies in ``[10 L, 10 L + 10)``: grids sort first by level, then by
 how much work at and near that level they need (more steps of the hardest
 kinds, deeper nesting).  An already solved grid scores 0.
 
-Expert grids (those that need a trial) of a rated size (9x9) are ordered
-instead by ``se``, an estimate of their rating on Sukaku/Sudoku Explainer's
-scale by the easiest patterns and chains (:mod:`grader.strategy.expert`)::
+Every grid of a rated size (9x9) gets ``se``, an estimate of its rating on
+Sukaku/Sudoku Explainer's scale: Sudoku Explainer's own rating loop below
+4.0 (:mod:`grader.strategy.serate`), then the easiest patterns and chains
+(:mod:`grader.strategy.expert`) and Sudoku Explainer's nested chains.  Expert grids
+(those that need a trial) are ordered by it::
 
     score = 10 * L + min(se, 9.99)
 
@@ -42,8 +44,9 @@ from grader.core.steps import Step
 from grader.formats import Grid, Record
 from grader.kernel import Kernel, SolveResult
 from grader.strategy.engine import Engine, Tally, Trace
-from grader.strategy.expert import RATED_SIZES, Rater, Walk
+from grader.strategy.expert import RATED_SIZES, Move, Rater, Walk
 from grader.strategy.hierarchy import Hierarchy
+from grader.strategy.serate.rate import DEFAULT_SETTING, SETTINGS, easy_run
 
 #: An exact solver used for verdicts: (geometry, values, limit) -> SolveResult.
 Solver = Callable[[Geometry, Sequence[int], int], SolveResult]
@@ -114,11 +117,16 @@ class Grader:
     ``record``: keep the chains of trial branches (see :class:`Engine`); off by
     default, since a grade does not show them.
     ``kernel``: C or pure Python (see :mod:`grader.kernel`), for the engine
-    and the exact solver; the default kernel when None."""
+    and the exact solver; the default kernel when None.
+    ``se``: how deep the estimate searches Sudoku Explainer's nested chains
+    (a name of :data:`grader.strategy.serate.rate.SETTINGS`)."""
 
     def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False,
                  solver: Solver | None = None, record: bool = False,
-                 kernel: Kernel | None = None) -> None:
+                 kernel: Kernel | None = None, se: str = DEFAULT_SETTING) -> None:
+        if se not in SETTINGS:
+            raise ValueError(f"se must be one of {', '.join(SETTINGS)}, not {se!r}")
+        self.se = se
         self.engine = Engine(hierarchy, record=record, kernel=kernel, explain=False)
         self.hierarchy = self.engine.hierarchy
         self.check = check
@@ -128,17 +136,27 @@ class Grader:
 
     def expert(self, grid: Grid, solution: tuple[int, ...] | None,
                depth: int | None = None) -> Walk | None:
-        """The expert walk of a grid that needs a trial (``depth``: the nesting
-        its trace needed), or None for sizes Sudoku Explainer's scale does not
-        cover (see :mod:`grader.strategy.expert`)."""
+        """The estimate's walk (``depth``: the nesting the grid's trace needed;
+        0: no trial, Sudoku Explainer's loop below 4.0 first), or None for
+        sizes Sudoku Explainer's scale does not cover (see
+        :mod:`grader.strategy.expert`)."""
         if grid.size not in RATED_SIZES or solution is None:
             return None
         if self._rater is None:
-            self._rater = Rater(self.engine)
-        board = Board.from_values(grid.geo, grid.values)
-        board.solution = tuple(solution)
+            self._rater = Rater(self.engine, self.se)
+        easy = None
+        if depth == 0:
+            easy = easy_run(grid.values, None, self.engine.kernel.name)
+            if easy.values is None or easy.cands is None:  # solved
+                return Walk(easy.tenths, easy.name, [Move(easy.name or "", easy.tenths, ())], True)
+            board = Board(grid.geo, easy.values, easy.cands, tuple(solution))
+        else:
+            board = Board.from_values(grid.geo, grid.values)
+            board.solution = tuple(solution)
         # debug mode: every hint of the walk is checked against the solution
         walk = self._rater.walk(board, depth=depth, solution=solution if self.check else None)
+        if easy is not None and easy.tenths and easy.tenths >= walk.rating:
+            walk.rating, walk.pattern = easy.tenths, easy.name  # the loop's steps come first
         return walk if walk.solved and walk.moves else None
 
     def verdict(self, grid: Grid) -> tuple[str, str | None, tuple[int, ...] | None]:
@@ -180,8 +198,7 @@ class Grader:
             return GradeResult(**base, verdict=verdict, message=message,  # type: ignore[arg-type]
                                seconds=round(time.perf_counter() - t0, 6))
         path = self.tally(grid, solution)
-        walk = (self.expert(grid, solution, path.depth) if path.solved and path.depth >= 1
-                else None)
+        walk = self.expert(grid, solution, path.depth) if path.solved else None
         return self.result_from_tally(path, base, solution, t0, walk)
 
     def result_from_tally(self, path: Tally, base: dict[str, Any],
@@ -204,7 +221,7 @@ class Grader:
                 solution=sol_str)  # type: ignore[call-arg]
         return GradeResult(
             **base, verdict="ok", level=level, rating=self.hierarchy.rating(level),
-            score=score_of(path, level) if walk is None or walk.se is None
+            score=score_of(path, level) if walk is None or walk.se is None or not path.depth
             else expert_score(level, walk.se),
             depth=path.depth, steps=path.steps, techniques=techniques, hardest=hardest,
             se=None if walk is None else walk.se, se_pattern=None if walk is None else walk.pattern,

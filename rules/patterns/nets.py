@@ -32,6 +32,8 @@ from grader.strategy.trials.branches import after, phases, record_branch
 from grader.strategy.trials.chains import Target, holds
 from rules.patterns.base import PatternFamily, cand, cells, conclusion, rc, unit
 from rules.singles import SinglePosition
+from grader.strategy.serate.chainhint import chain_name
+from grader.strategy.serate.tiers import MAX_LEVEL
 from rules.trial_text import teach_trial
 
 #: the deepest nesting tried for a proof (the walk's nested levels need 2)
@@ -40,6 +42,13 @@ MAX_DEPTH = 3
 CONTRADICTION = ("Nishio", "dynamic contradiction chain")
 CELL = ("cell forcing chains", "dynamic cell forcing chains")
 REGION = ("region forcing chains", "dynamic region forcing chains")
+#: Sudoku Explainer's dynamic chains, by name: (shape, level)
+SE_CHAINS = {chain_name(shape, level): (shape, level)
+             for shape in ("contradiction", "double", "cell", "region")
+             for level in range(MAX_LEVEL + 1)}
+#: the name of a book trial shown where the walk ends or stops (see
+#: :func:`grader.explainer.patterns._beyond`), and of the walk's own trials
+BOOK = ("forcing chains (book)", "nested trials")
 
 
 class OneValueSingles(SinglePosition):
@@ -65,22 +74,34 @@ class ForcingNet(PatternFamily):
     """The trials of the walk (see the module's doc)."""
 
     family = "forcing-chains"
-    names = (*CONTRADICTION, *CELL, *REGION)
+    names = (*CONTRADICTION, *CELL, *REGION, *SE_CHAINS, *BOOK)
     roles: ClassVar[dict[str, Any]] = {"pivot": ("where the branches start", "#d0bfff",
                                                  "on dark_magenta")}
 
     @classmethod
     def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
         engine = engine or Engine()
-        alts, region = alternatives(hint, board)
+        if hint.family in BOOK:
+            book = engine.next_step(board)
+            if book is None:
+                raise ValueError("no trial of the book moves this position")
+            return cls.label(book, hint.family, hint.rating)
         targets = [(True, c, v) for c, v in hint.placements] + [
             (False, c, v) for c, v in hint.eliminations]
-        for depth, rules in propagations(engine, hint, alts, targets, board):
-            want = () if len(alts) == 1 else targets
-            branches = tuple(record_branch(board, c, v, rules, want) for c, v in alts)
-            return cls.net(hint, board, alts, region, branches, depth)
-        raise LookupError(f"no proof of the walk's {hint.family} on this position within "
-                          f"{MAX_DEPTH} nested trials")
+        for alts, region in sources(hint, board):
+            for depth, rules in propagations(engine, hint, alts, targets, board):
+                want = () if len(alts) == 1 or hint.placements and all(
+                    p[0] == alts[0][0] for p in hint.placements) else targets
+                branches = tuple(record_branch(board, c, v, rules, want) for c, v in alts)
+                return cls.net(hint, board, alts, region, branches, depth)
+        raise ValueError(f"no proof of the walk's {hint.family} on this position within "
+                         f"{MAX_DEPTH} nested trials")
+
+    @classmethod
+    def label(cls, step: Step, name: str, rating: int) -> Step:
+        """A book trial ``step`` shown as the walk names and values it."""
+        return replace(step, name=name, rule=name.replace(" ", "-").lower(), family=cls.family,
+                       se=rating / 10, technique=cls, pattern_name="")
 
     @classmethod
     def net(cls, hint: Hint, board: Board, alts: Sequence[tuple[int, int]], region: int,
@@ -128,8 +149,13 @@ class ForcingNet(PatternFamily):
         intro = (f"{head}.  Follow each possibility with {rules}{inner}; each line uses only "
                  f"the lines above it:")
         dead = [b for b in step.branches if b.conflict is not None]
-        outro = (f"{'Every possibility' if not dead else 'Every possibility left'} gives "
-                 f"{what}, and one of them is true: {what}.")
+        if len(dead) == len(step.branches):
+            outro = f"Every one of them leads to a contradiction: {what}."
+        elif dead:
+            outro = (f"The possibilities that lead to a contradiction drop out, and every one "
+                     f"left gives {what}: {what}.")
+        else:
+            outro = f"Every possibility gives {what}, and one of them is true: {what}."
         return intro, outro
 
     @staticmethod
@@ -150,15 +176,62 @@ class ForcingNet(PatternFamily):
         return f"follow each candidate of {rc(geo, step.branches[0].cell)} to what they all give"
 
 
-def alternatives(hint: Hint, board: Board) -> tuple[list[tuple[int, int]], int]:
-    """The assumptions of the hint's branches, and the unit of a region's
-    (-1 otherwise)."""
+def sources(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], int]]:
+    """The assumptions the hint's branches may start from, with the unit of
+    a region's (-1 otherwise), in the order they are tried: the walk's own
+    families name theirs; for Sudoku Explainer's dynamic chains, whose
+    search does not say where its chains start, every start of the hint's
+    shape (a candidate it removes; every cell, bivalue for a double forcing
+    chain; every value's places in a unit, two for a double one)."""
+    if hint.family in SE_CHAINS:
+        shape, _ = SE_CHAINS[hint.family]
+        if shape == "contradiction" and hint.eliminations and not hint.placements:
+            yield [hint.eliminations[0]], -1
+            return
+        if shape == "contradiction":  # every other value of the cell is impossible
+            (c, v), = hint.placements
+            yield [(c, w) for w in values_of(board.cands[c]) if w != v], -1
+            return
+        most = 2 if shape in ("double", "contradiction") else board.geo.n
+        if shape != "region":
+            yield from _cells(board, most, hint)
+        if shape != "cell":
+            yield from _regions(board, most, hint)
+        return
+    yield from _named(hint, board)
+
+
+def _cells(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:
+    for c in range(board.geo.ncells):
+        if not board.values[c] and 2 <= board.cands[c].bit_count() <= most:
+            alts = [(c, v) for v in values_of(board.cands[c])]
+            if not any(a in hint.placements for a in alts):
+                yield alts, -1
+
+
+def _regions(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:
+    geo = board.geo
+    for r in range(len(geo.regions)):
+        for v in range(1, geo.n + 1):
+            bit = 1 << (v - 1)
+            places = [c for c in geo.regions[r] if board.cands[c] & bit and not board.values[c]]
+            alts = [(c, v) for c in places]
+            if 2 <= len(places) <= most and not any(a in hint.placements for a in alts):
+                yield alts, r
+
+
+def _named(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], int]]:
+    """The start of a hint of the walk's own families (for a region's, every
+    value whose places in a unit are the hint's cells: the hint does not
+    say which)."""
     geo = board.geo
     if hint.family in CONTRADICTION:
-        return [hint.eliminations[0]], -1
+        yield [hint.eliminations[0]], -1
+        return
     if hint.family in CELL:
         c = hint.cells[0]
-        return [(c, v) for v in values_of(board.cands[c])], -1
+        yield [(c, v) for v in values_of(board.cands[c])], -1
+        return
     places = sorted(hint.cells)
     for r in range(len(geo.regions)):
         if not all(c in geo.regions[r] for c in places):
@@ -167,15 +240,15 @@ def alternatives(hint: Hint, board: Board) -> tuple[list[tuple[int, int]], int]:
             bit = 1 << (v - 1)
             if [c for c in geo.regions[r] if board.cands[c] & bit and not board.values[c]] == \
                     places:
-                return [(c, v) for c in places], r
-    raise ValueError(f"{hint.family}: {places} are not the places of one value in a unit")
+                yield [(c, v) for c in places], r
 
 
 def propagations(engine: Engine, hint: Hint, alts: Sequence[tuple[int, int]],
                  targets: Sequence[Target], board: Board) -> Iterator[tuple[int, tuple[Rule, ...]]]:
     """(depth, rules) of the propagations that prove the hint, weakest first."""
     kernel = engine.kernel
-    for depth in range(1, MAX_DEPTH + 1):
+    deepest = 1 if hint.family not in SE_CHAINS or SE_CHAINS[hint.family][1] < 2 else MAX_DEPTH
+    for depth in range(1, deepest + 1):
         trial = next(r for r in engine.rules(depth) if r.kind == "trial")
         sets = phases(trial.context.propagation, depth)
         if depth == 1 and hint.family == "Nishio":
@@ -190,11 +263,27 @@ def propagations(engine: Engine, hint: Hint, alts: Sequence[tuple[int, int]],
 
 def _proves(board: Board, alts: Sequence[tuple[int, int]], targets: Sequence[Target],
             rules: Sequence[Rule], kernel: Any) -> bool:
+    """Whether the branches of ``alts`` prove ``targets``: each ends in a
+    contradiction or gives them all; every one dead proves only that the
+    targets' cell holds none of them (a contradiction's shape)."""
     ends = [after(board, c, v, rules, kernel) for c, v in alts]
-    if len(alts) == 1:
-        return ends[0] is None
     live = [e for e in ends if e is not None]
-    return bool(live) and all(holds(e, t) for e in live for t in targets)
+    if not live:
+        return len({c for c, _ in alts}) == 1 and _rest(board, alts, targets)
+    return len(alts) > 1 and all(holds(e, t) for e in live for t in targets)
+
+
+def _rest(board: Board, alts: Sequence[tuple[int, int]], targets: Sequence[Target]) -> bool:
+    """Whether refuting ``alts`` gives ``targets``: the alternatives'
+    removal, or the cell's one value left."""
+    c = alts[0][0]
+    left = board.cands[c]
+    for _, v in alts:
+        left &= ~(1 << (v - 1))
+    gives = {(False, c, v) for _, v in alts}
+    if left.bit_count() == 1:
+        gives.add((True, c, left.bit_length()))
+    return set(targets) <= gives
 
 
 def _end_word(b: Branch) -> str:

@@ -73,7 +73,8 @@ def main() -> None:
                         continue
                     found[step.name] = {
                         "source": f"puzzles/{name}", "index": index, "step": n,
-                        "grid": token, "solution": solution(token), "position": position(before), "name": step.name,
+                        "grid": token, "solution": solution(token),
+                        "position": position(before), "name": step.name,
                         "family": step.family, "se": step.se, "summary": step.summary()}
                     print(step.name, name, index, n, flush=True)
             except LookupError as e:  # a name no family presents yet

@@ -5,8 +5,10 @@ From the fixpoint of the plain rules (levels 1-12), try the families in
 order; the first that yields a useful hint rates the position at its
 easiest hint.  Keep the running maximum, apply every conclusion of that
 family rated at most the maximum, propagate again, repeat.  When no family
-fires, the engine's own trial step rates the position at
-9.0 + 0.5 (depth - 1).  The grid's estimate is the maximum.
+fires, Sudoku Explainer's dynamic forcing chains and their nesting levels
+rate the position by the easiest hint of the first level that has one, and
+that one hint is applied (:mod:`grader.strategy.serate`, docs/se-scale.md).  The
+grid's estimate is the maximum.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from grader.strategy.expert.families import (
 )
 from grader.strategy.expert.hint import Hint
 from grader.strategy.propagate import next_step_of
+from grader.strategy.serate.rate import DEFAULT_SETTING, SETTINGS, beyond, chain_step
+from grader.strategy.serate.tiers import MAX_LEVEL
 
 __all__ = ["FAMILIES", "NESTED", "RATED_SIZES", "SEGMENTS", "Context", "Move", "Rater", "Walk",
            "check_hint", "choose", "first_family", "first_family_python", "is_quad", "useful"]
@@ -36,6 +40,11 @@ RATED_SIZES = (9,)
 
 
 NESTED = 90  # 9.0, plus 0.5 per nesting level beyond the first
+
+#: The families tried before Sudoku Explainer's chaining tiers: all but the
+#: last, "dynamic chains", whose place Sudoku Explainer's own dynamic forcing
+#: chains (level 0) take.
+CHAIN_FAMILIES = len(FAMILIES) - 1
 
 
 @dataclass(frozen=True)
@@ -104,9 +113,11 @@ def is_quad(rule: Rule) -> bool:
 class Rater:
     """Walks grids for one engine (its levels 1-12 propagate)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, se: str = DEFAULT_SETTING) -> None:
         self.engine = engine
         self.plain: tuple[Rule, ...] = tuple(r for r in engine.base if not is_quad(r))
+        #: the deepest chaining level searched (see grader.strategy.serate.rate.SETTINGS)
+        self.deepest = SETTINGS[se]
 
     def settle(self, board: Board) -> None:
         if self.engine.kernel.closure(board, self.plain):
@@ -116,11 +127,11 @@ class Rater:
              solution: Sequence[int] | None = None, depth: int | None = None) -> Walk:
         """Rate ``board`` (a copy is walked); its solution must be unique.
 
-        ``depth``: the nesting depth the engine needed on the grid, when known.
-        A position that no family and no trial of depth 1 moves then rates
-        9.0 + 0.5 (depth - 1) and ends the walk: no later position needs
-        deeper trials than the grid does, and deeper trials cost far more than
-        the rest of the walk.
+        A position that no family moves is rated by Sudoku Explainer's
+        chaining tiers up to the setting's deepest level; one that needs a
+        deeper level ends the walk, rated at that level's base (a lower
+        bound).  ``depth`` (the nesting depth the engine needed on the grid,
+        when known) only serves where no chaining level moves a position.
 
         Debug mode: with ``solution``, every hint found is checked against it
         (a :class:`~grader.strategy.engine.SoundnessError` on the first that disagrees)."""
@@ -129,26 +140,35 @@ class Rater:
         walk = Walk()
         self.settle(work)
         while not work.is_solved() and len(walk.moves) < limit:
-            found = first_family(work, kernel=self.engine.kernel.name)
-            if found is None:
-                move = self._nested(work, depth)
-                if move is None:
-                    return walk
-                if not move.hints:  # rated by the grid's depth: the walk ends
-                    self._record(walk, move)
-                    walk.solved = True
-                    return walk
-            else:
-                name, hints = found
-                if solution is not None:
-                    for h in hints:
-                        check_hint(h, solution)
-                move = choose(hints, walk.rating)
-                _apply(work, list(move.hints))
+            move = self.next_move(work, walk.rating, depth, solution)
+            if move is None:
+                return walk
             self._record(walk, move)
+            if not move.hints:  # rated by a bound: the walk ends
+                walk.solved = True
+                return walk
+            _apply(work, list(move.hints))
             self.settle(work)
         walk.solved = work.is_solved()
         return walk
+
+    def next_move(self, board: Board, rating: int = 0, depth: int | None = None,
+                  solution: Sequence[int] | None = None) -> Move | None:
+        """The walk's move at ``board``, a position the plain rules leave
+        (not applied; the walk's rating so far being ``rating``): the first
+        family's hints, else the easiest hint of the first chaining level,
+        else the engine's trial.  A move without hints ends the walk, rated
+        by a bound; None: nothing moves.  With ``solution``, every hint found
+        is checked against it."""
+        found = first_family(board, last=CHAIN_FAMILIES, kernel=self.engine.kernel.name)
+        if found is None:
+            move = self._chains(board, depth)
+        else:
+            move = choose(found[1], rating)
+        if move is not None and solution is not None:
+            for h in (found[1] if found is not None else move.hints):
+                check_hint(h, solution)
+        return move
 
     @staticmethod
     def _record(walk: Walk, move: Move) -> None:
@@ -157,16 +177,29 @@ class Rater:
             walk.rating = move.rating
             walk.pattern = move.family
 
+    def _chains(self, board: Board, depth: int | None) -> Move | None:
+        """The easiest hint of the first chaining level that has one, or a
+        move without hints that ends a walk stopping before the level the
+        position needs."""
+        step = chain_step(board.values, board.cands, 0, self.deepest, self.engine.kernel.name)
+        if step is None:
+            if self.deepest < MAX_LEVEL:
+                name, rating = beyond(self.deepest + 1)
+                return Move(name, rating, ())
+            return self._nested(board, depth)
+        hint = Hint(step.name, step.tenths, (step.placement,) if step.placement else (),
+                    step.removable, ())
+        return Move(hint.family, hint.rating, (hint,))
+
     def _nested(self, board: Board, depth: int | None) -> Move | None:
-        """The engine's trial step (applied), or with ``depth`` known and no
-        trial of depth 1 that moves, a move without hints rated by it."""
+        """The engine's trial step, or with ``depth`` known and no trial of
+        depth 1 that moves, a move without hints rated by it."""
         step = self.engine.next_step(board) if depth is None else next_step_of(
             board, self.engine.rules(1))
         if step is None:
             if depth is None or depth < 2:
                 return None
             return Move("nested trials", NESTED + 5 * (depth - 1), ())
-        board.apply(step)
         rating = NESTED + 5 * (max(step.depth, 1) - 1)
         hint = Hint("nested trials", rating, tuple(step.placements),
                     tuple(step.eliminations), ())
