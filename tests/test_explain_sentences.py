@@ -198,6 +198,13 @@ def test_nested_trials_read_well() -> None:
     ("=> ", "empty list"),
     ("look at the the row", "repeated word"),
     ("(1, 1), (1, 2) or (1, 3), which all lie in row R1", None),
+    ("branch 2: r4c9=8 => r4c9=8", "a fact implies itself (X => X)"),
+    ("r4c9=8 -> r5c5=1 => r5c5=1,r6c6<>2", None),
+    ("assume (4, 9) <- 8 — conclusion after 0 lines", "after 0 lines"),
+    ("so (5, 4) != 3, (6, 4) != 3 holds.", "a list that 'holds'"),
+    ("so (5, 4) != 3 holds.", None),
+    ("(6, 4) <- 5 by single position (from the assumption and 3)", "an unnamed assumption"),
+    ("Players call this pattern a skyscraper.", "a name the chain does not form"),
     ("(1, 1) or (1, 2), which both lie in row R1", None),
 ])
 def test_the_line_checks(line: str, what: str | None) -> None:
@@ -213,7 +220,7 @@ def test_a_repeated_clause_is_found() -> None:
 def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The issue's 'no contradiction: the assumption itself gives (1, 4) <- 9',
     in a constructed step whose branch end says so."""
-    import rules.trial_text as trials
+    import rules.chain_text as trials
     from grader.core.steps import Branch, Conflict, Pattern
     from rules.trials import DisjunctiveConstruction
 
@@ -227,10 +234,10 @@ def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatc
     assert not step_problems(step)
     original = trials.branch_end
 
-    def broken(step: Step, b: Branch) -> str:
+    def broken(step: Step, b: Branch, mark: str = "A") -> str:
         if b.conflict is None:
             return "no contradiction: the assumption itself gives (1, 4) <- 9"
-        return original(step, b)
+        return original(step, b, mark)
 
     monkeypatch.setattr(trials, "branch_end", broken)
     problems = step_problems(step)
@@ -272,7 +279,8 @@ def test_hint_levels_reveal_more_each_time() -> None:
         (PUZZLES / "se-rated-9758.txt").read_text().splitlines()[7874].split()[1]).board())
         if s.family == "reductio")
     tech, where, full = (hint(step, lv) for lv in ("technique", "where", "full"))
-    assert tech == "Try reductio ad absurdum (section 4.3.2, level 14)."
+    assert tech == ("Try reductio ad absurdum (contradiction forcing chain; section 4.3.2, "
+                    "level 14).")
     assert where.startswith(tech[:-1] + ": look at block B4")
     assert "(4, 1)" not in where  # the pivot and the conclusion stay hidden
     assert "(4, 1) != 1" in full and where != full
