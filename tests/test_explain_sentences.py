@@ -6,7 +6,9 @@ way it can be shown (short and teach explanations, the three hint levels, a
 trial's branches and every sub-step in them) and checked by
 ``sentence_checks``: no conclusion restated as its own reason, no
 singular/plural mistake, no empty list, no repeated clause, and hint levels
-that reveal strictly more each time, the first two never the conclusion.
+that reveal strictly more each time, the first two never the conclusion;
+and by ``walk_checks``, every defect kind of issue 27 in every output
+(names, excluders, chains, levels, labels, the compact notation).
 
 The default run takes a few seconds (the book's figures, a few chosen grids
 that between them use every template, and constructed positions for the
@@ -21,6 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import G6, G9, G16, PUZZLES, make_rule, marks, without
 from sentence_checks import LINE_RULES, repeated_clauses, step_problems, variant
+from walk_checks import walk_problems
 
 from grader.core.board import Board
 from grader.core.steps import Step
@@ -110,6 +113,8 @@ def _checked_grids(name: str, slow: bool = False) -> tuple[list[str], frozenset[
         for number, _, step in wt:
             seen.add(variant(step))
             problems += [f"{name} {text} step {number}: {p}" for p in step_problems(step)]
+        # issue 27's defect kinds, in every output (tests/walk_checks.py)
+        problems += [f"{name} {text} {p}" for p in walk_problems(wt)]
     return problems, frozenset(seen)
 
 
@@ -173,11 +178,12 @@ def test_every_sentence_of_a_larger_sample_reads_well(name: str) -> None:
 
 @pytest.mark.slow
 def test_nested_trials_read_well() -> None:
-    steps = [s for _, _, s in walkthrough(parse_grid_token(NESTED).board())]
+    wt = walkthrough(parse_grid_token(NESTED).board())
+    steps = [s for _, _, s in wt]
     nested = [s for s in steps if s.depth > 1]
     assert nested
     assert "with trials nested 2 deep" in technique_hint(nested[0])
-    problems = [p for s in steps for p in step_problems(s)]
+    problems = [p for s in steps for p in step_problems(s)] + walk_problems(wt)
     assert not problems, _report(problems)
 
 
