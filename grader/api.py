@@ -200,8 +200,11 @@ def explain(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
 
 def explanation(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
                 max_level: int | None = None, *, box: tuple[int, int] | None = None,
-                input_format: str = "auto", moves: str | None = None) -> Explanation:
-    """``explain GRID -f json`` as its pydantic model (same arguments as :func:`explain`)."""
+                input_format: str = "auto", moves: str | None = None,
+                notation: str = "book") -> Explanation:
+    """``explain GRID -f json`` as its pydantic model (same arguments as
+    :func:`explain`; ``notation="compact"`` as ``--notation compact``: every
+    sentence with ``r2c7<>38``, ``r4c9=8``)."""
     from grader.explainer.core import ExplainError
     from grader.explainer.document import document
 
@@ -210,7 +213,7 @@ def explanation(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
     except InputError as e:
         raise ExplainError(str(e)) from e
     wt.ensure()
-    return document(wt, pencil=pencil)
+    return document(wt, pencil=pencil, notation=notation)
 
 
 # --------------------------------------------------------------------------- solve

@@ -21,6 +21,8 @@ from grader.core.steps import Pattern, Step, absent_outside
 from grader.kernel.c import Family, NativeRule
 from rules.subsets import subsets_with_union
 
+_FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+
 
 class Fish(Rule):
     """Order: values ascending; rows as base before columns as base; base
@@ -89,6 +91,11 @@ class Fish(Rule):
                                 values=(v,),
                             ),
                         )
+
+    @staticmethod
+    def common_name(step: Step) -> str | None:
+        """X-Wing, Swordfish, Jellyfish (by the number of base lines)."""
+        return _FISH_NAMES.get(len(step.pattern.regions_with("base")))
 
     @staticmethod
     def where(step: Step) -> str:

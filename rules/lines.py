@@ -96,6 +96,12 @@ class CandidateLines(Rule):
         )
 
     @staticmethod
+    def common_name(step: Step) -> str:
+        """Pointing (a block confines a value to a line), or claiming (a line
+        confines it to a block)."""
+        return "pointing" if step.pattern.regions[0][1] == "block" else "claiming"
+
+    @staticmethod
     def where(step: Step) -> str:
         geo = step.geo
         src = step.pattern.regions[0][0]

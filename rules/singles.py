@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from grader.core import phrases
 from grader.core.board import Board
@@ -42,6 +42,35 @@ def _excluders(board: Board, value: int, cells: list[int]) -> tuple[int, ...]:
         if best >= 0:
             out.add(best)
     return tuple(sorted(out))
+
+
+def _removers(step: Step, keep: Callable[[int, int], bool]) -> list[tuple[int, str, list[int]]]:
+    """The earlier steps that removed candidates the step relies on (its
+    ``removed_by``, filled by the explainer's walk), those ``keep(cell,
+    value)`` accepts: (step number, step name, cells), by number (0: the
+    position as given)."""
+    out: dict[int, tuple[str, list[int]]] = {}
+    for c, w, number, name in step.removed_by:
+        if keep(c, w):
+            out.setdefault(number, (name, []))[1].append(c)
+    return [(n, name, sorted(set(cells))) for n, (name, cells) in sorted(out.items())]
+
+
+def _removed_values(step: Step, cell: int) -> str:
+    """``the X-Wing of step 25 removed 4; the naked pair of step 30 removed
+    7 and 8``: the earlier steps that removed the candidates of ``cell`` that
+    no placed peer rules out (all of them, in a walk; empty when none is
+    known)."""
+    geo = step.geo
+    by: dict[int, tuple[str, list[int]]] = {}
+    for c, w, number, name in step.removed_by:
+        if c == cell:
+            by.setdefault(number, (name, []))[1].append(w)
+    parts = [f"the {name} of step {n} removed {phrases.values(geo, sorted(ws))}" if n else
+             f"{phrases.values(geo, sorted(ws))} {'was' if len(ws) == 1 else 'were'} not among "
+             f"its candidates in the position as given"
+             for n, (name, ws) in sorted(by.items())]
+    return "; ".join(parts)
 
 
 _ORDERS: dict[int, tuple[int, ...]] = {}
@@ -147,6 +176,11 @@ class SinglePosition(Rule):
         return order
 
     @staticmethod
+    def common_name(step: Step) -> str:
+        """A full house, else a hidden single."""
+        return "full house" if step.pattern.regions_with(FULL_HOUSE) else "hidden single"
+
+    @staticmethod
     def where(step: Step) -> str:
         geo = step.geo
         full = step.pattern.regions_with(FULL_HOUSE)
@@ -188,6 +222,10 @@ class SinglePosition(Rule):
             if via:
                 reasons.append(f"the {sv} in {geo.cell_name(e)} rules out the cells of {rname} "
                                f"in {phrases.regions(geo, via, long=True)}")
+        for number, name, cells in _removers(step, lambda c, w: w == v and c in rset):
+            where = phrases.cells(geo, cells)
+            reasons.append(f"the {name} of step {number} removed {sv} from {where}" if number
+                           else f"{where} could not hold {sv} in the position as given")
         text = (f"Look at {geo.region_long_name(region)}: {sv} is not placed there yet. "
                 f"Apart from {cn}, every cell of {rname} is either filled or cannot hold {sv}")
         text += (": " + "; ".join(reasons) + ". ") if reasons else (
@@ -254,6 +292,10 @@ class SingleCandidate(Rule):
         )
 
     @staticmethod
+    def common_name(step: Step) -> str:
+        return "naked single"
+
+    @staticmethod
     def where(step: Step) -> str:
         geo = step.geo
         (cell, _), = step.placements
@@ -275,15 +317,17 @@ class SingleCandidate(Rule):
         where = phrases.regions(geo, geo.cell_regions[cell], long=True)
         exc = step.pattern.cells_with("excluder")
         text = f"Look at cell {cn}, where {where} cross. "
+        removed = (_removed_values(step, cell)
+                   or f"earlier deductions removed the other candidates except {sv}")
         if len(exc) == 1:
             text += (f"The only value placed in these regions so far is the one in "
-                     f"{phrases.cells(geo, exc)}")
-            text += f"; earlier deductions removed the other candidates except {sv}. "
+                     f"{phrases.cells(geo, exc)}; {removed}. ")
         elif exc:
             text += (f"The values already placed in these regions, in "
                      f"{phrases.cells(geo, exc)}, are {len(exc)} different values")
-            text += (", all but " + sv + ". " if len(exc) == geo.n - 1 else
-                     f"; earlier deductions removed the other candidates except {sv}. ")
+            text += ", all but " + sv + ". " if len(exc) == geo.n - 1 else f"; {removed}. "
         else:
-            text += f"Earlier deductions removed every candidate except {sv}. "
+            said = (_removed_values(step, cell)
+                    or f"earlier deductions removed every candidate except {sv}")
+            text += f"{said[0].upper()}{said[1:]}. "
         return text + f"Only {sv} is left: {cn} <- {sv}."

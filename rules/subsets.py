@@ -194,6 +194,12 @@ class NakedSubset(_Subset):
                 for v in values_of(cands[c] & vm)]
 
     @staticmethod
+    def common_name(step: Step) -> str | None:
+        """``naked pair``, ``naked triple``, ``naked quad`` (none above 4)."""
+        k = len(step.pattern.cells_with("subset"))
+        return f"naked {phrases.subset_name(k)}" if 2 <= k <= 4 else None
+
+    @staticmethod
     def where(step: Step) -> str:
         geo = step.geo
         region = step.pattern.regions_with("region")[0]
@@ -220,7 +226,7 @@ class NakedSubset(_Subset):
         vs = phrases.value_set(geo, vals)
         return (f"In {geo.region_long_name(region)}, the {k} cells {phrases.cells(geo, cells)} "
                 f"can only hold values among {vs}: {k} cells for {k} values, so these cells "
-                f"take exactly the values {vs} (a naked {phrases.subset_name(k)}). No other "
+                f"take exactly the values {vs} ({phrases.a_or_an(step.name)}). No other "
                 f"cell of {rname} can hold {phrases.values(geo, vals, 'or')}: "
                 f"{phrases.effects(geo, eliminations=step.eliminations)}.")
 
@@ -255,6 +261,12 @@ class HiddenSubset(_Subset):
         return [(c, v) for c in cells for v in values_of(cands[c] & ~vm)]
 
     @staticmethod
+    def common_name(step: Step) -> str | None:
+        """``hidden pair``, ``hidden triple``, ``hidden quad`` (none above 4)."""
+        k = len(step.pattern.values)
+        return f"hidden {phrases.subset_name(k)}" if 2 <= k <= 4 else None
+
+    @staticmethod
     def where(step: Step) -> str:
         geo = step.geo
         region = step.pattern.regions_with("region")[0]
@@ -281,6 +293,6 @@ class HiddenSubset(_Subset):
         vs = phrases.value_set(geo, vals)
         return (f"In {geo.region_long_name(region)}, the {k} values {vs} can only go in the "
                 f"{k} cells {phrases.cells(geo, cells)}: {k} values need {k} cells, so these "
-                f"cells hold exactly the values {vs} (a hidden {phrases.subset_name(k)}) and "
+                f"cells hold exactly the values {vs} ({phrases.a_or_an(step.name)}) and "
                 f"nothing else. Their other candidates go: "
                 f"{phrases.effects(geo, eliminations=step.eliminations)}.")

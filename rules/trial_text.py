@@ -1,6 +1,5 @@
 """The teach text of the trial families (levels 13-14: disjunctive
-construction and reductio, whose rules' ``teach`` is :func:`teach_trial`),
-and the text of their chains.
+construction and reductio, whose rules' ``teach`` is :func:`teach_trial`).
 
 A trial is explained as the book does: the alternatives of the pivot (or the
 single assumption), each followed down to a contradiction or to the common
@@ -8,164 +7,102 @@ result.  By default each branch shows its minimal chain (see
 :mod:`grader.strategy.trials.chains`): only the facts the end needs, numbered, each saying
 which lines above it it uses, then the end with its reason, then the chain
 in a compact notation (``r1c4=7 -> r5c4<>7 -> ...``).  Trials nested inside
-a branch are expanded the same way, one indentation level deeper.  With
-``full=True`` the branches show the whole recorded propagation instead (the
-``--full-trace`` view).  Everything comes from the step's branches.
+a branch are expanded the same way, one indentation level deeper, their
+assumptions labelled ``B``, ``C``... (the chains' text is
+:mod:`rules.chain_text`).  With ``full=True`` the branches show the whole
+recorded propagation instead (the ``--full-trace`` view).  Everything comes
+from the step's branches.
+
+A trial never claims to be a named pattern: where the rating's walk finds
+one at this position (``Step.rated_pattern``, e.g. a skyscraper), the text
+says so and points to the pattern path, which shows the pattern itself.
 """
 
 from __future__ import annotations
 
-from grader.core.geometry import Geometry
-from grader.core.phrases import effects
-from grader.core.steps import Branch, Link, Step
+from grader.core.phrases import a_or_an, effects, join_and
+from grader.core.steps import Step
+from rules.chain_text import (
+    INDENT,
+    assumed,
+    branch_end,
+    branch_lines,
+    chain_notation,
+    effects_notation,
+    end_notation,
+    end_text,
+    fact_notation,
+    label,
+    link_notation,
+    link_text,
+    rc,
+    uses_text,
+)
 
-INDENT = "    "
+__all__ = [
+    "INDENT", "assumed", "branch_end", "branch_lines", "chain_notation", "disjunctive_parts",
+    "effects_notation", "end_notation", "end_text", "fact_notation", "label", "level_note",
+    "link_notation", "link_text", "pattern_phrase", "proof_level", "rated_phrase", "rc",
+    "reductio_parts", "teach_trial", "trial_parts", "uses_text",
+]
 
-
-def assumed(step: Step, b: Branch) -> str:
-    geo = step.geo
-    return f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
-
-
-# -- compact notation -----------------------------------------------------------------
-def rc(geo: Geometry, cell: int) -> str:
-    """``r5c4``."""
-    return f"r{geo.cell_row[cell] + 1}c{geo.cell_col[cell] + 1}"
-
-
-def fact_notation(geo: Geometry, cell: int, value: int, placed: bool) -> str:
-    """``r5c4=7`` or ``r5c4<>7``."""
-    return f"{rc(geo, cell)}{'=' if placed else '<>'}{geo.symbol(value)}"
-
-
-def link_notation(geo: Geometry, link: Link) -> str:
-    return ",".join(fact_notation(geo, c, v, p) for c, v, p in link.effects)
-
-
-def end_notation(step: Step, b: Branch) -> str:
-    geo = step.geo
-    k = b.conflict
-    if k is None:
-        return effects_notation(step)
-    if k.region is not None and k.value is not None and len(k.cells) == 2:
-        return f"{geo.symbol(k.value)} twice in {geo.region_name(k.region)}"
-    if k.region is not None and k.value is not None:
-        return f"no {geo.symbol(k.value)} in {geo.region_name(k.region)}"
-    if k.cells:
-        return f"{rc(geo, k.cells[0])} empty"
-    return "contradiction"
+#: How the pattern path is asked for (``explain --path patterns``).
+PATTERN_PATH = "explain --path patterns"
 
 
-def effects_notation(step: Step) -> str:
-    geo = step.geo
-    return ",".join([fact_notation(geo, c, v, True) for c, v in step.placements]
-                    + [fact_notation(geo, c, v, False) for c, v in step.eliminations])
+def proof_level(step: Step) -> int:
+    """The highest level a step's proof uses: its rule's level, or a higher
+    one a sub-step of its chains (or of its full trace, without chains)
+    has, nested trials included."""
+    level = step.level
+    for b in step.branches:
+        subs = [k.step for k in b.chain.links] if b.chain is not None else list(b.steps)
+        for sub in subs:
+            level = max(level, proof_level(sub))
+    return level
 
 
-def chain_notation(step: Step, b: Branch) -> str:
-    """The branch in one line: the assumption, the chain's facts in order,
-    and its end: ``r1c4=7 -> r5c4<>7 -> r5c6=7 => r3c6 empty``."""
-    geo = step.geo
-    parts = [fact_notation(geo, b.cell, b.value, True)]
-    if b.chain is not None:
-        parts += [link_notation(geo, link) for link in b.chain.links]
-    return " -> ".join(parts) + " => " + end_notation(step, b)
+def _rules_at(step: Step, level: int) -> list[str]:
+    """The names of the rules of ``level`` a step's branches use, in order."""
+    out: dict[str, None] = {}
+    for b in step.branches:
+        subs = [k.step for k in b.chain.links] if b.chain is not None else list(b.steps)
+        for sub in subs:
+            if sub.level == level:
+                out[sub.name] = None
+            for name in _rules_at(sub, level):
+                out[name] = None
+    return list(out)
 
 
-# -- the chain as lines -----------------------------------------------------------------
-def uses_text(uses: tuple[int, ...]) -> str:
-    if not uses:
-        return "from the position"
-    named = ["the assumption" if u == 0 else str(u) for u in uses]
-    if len(named) == 1:
-        return f"from {named[0]}"
-    return "from " + ", ".join(named[:-1]) + " and " + named[-1]
+def level_note(step: Step) -> str:
+    """`` Its branches use level 14 (reductio ad absurdum), so the step is of
+    level 14.`` when its proof uses a level above its rule's (empty otherwise)."""
+    top = proof_level(step)
+    if top <= step.level:
+        return ""
+    names = join_and(_rules_at(step, top))
+    return (f" Its branches use level {top} ({names}), so the step is of level {top}, "
+            f"not {step.level}.")
 
 
-def link_text(geo: Geometry, link: Link) -> str:
-    """``(5, 4) != 7 (single position: in column C4, ... ; from 1 and 3)``."""
-    sub = link.step
-    eff = effects(geo, link.placements, link.eliminations)
-    return f"{eff} by {sub.name}: {sub.reason()} ({uses_text(link.uses)})"
+def pattern_phrase(name: str) -> str:
+    """``an XY-Wing``, ``a skyscraper``, ``cell forcing chains``."""
+    return name if name.endswith("s") else a_or_an(name)
 
 
-def end_text(step: Step, b: Branch) -> str:
-    """How a branch ends, with the lines its end rests on."""
-    uses = b.chain.end if b.chain is not None else ()
-    by = f" ({uses_text(uses)})" if b.chain is not None else ""
-    if b.conflict is not None:
-        return (f"contradiction: {b.conflict.reason}{by}, so {assumed(step, b)} "
-                f"is impossible")
-    reached = effects(step.geo, step.placements, step.eliminations)
-    if b.chain is not None and not b.chain.links or b.chain is None and not b.steps:
-        if ((b.cell, b.value),) == step.placements and not step.eliminations:
-            return "no contradiction: the only possibility left"
-        return f"no contradiction: {_at_once(step, b)}"
-    return f"no contradiction: this branch gives {reached}{by}"
-
-
-def branch_end(step: Step, b: Branch) -> str:
-    """How a branch's full trace ends (the ``--full-trace`` form)."""
-    k = b.trace_end
-    if k is not None:
-        return f"contradiction: {k.reason}, so {assumed(step, b)} is impossible"
-    reached = effects(step.geo, step.placements, step.eliminations)
-    if b.steps:
-        return f"no contradiction: this branch gives {reached}"
-    if ((b.cell, b.value),) == step.placements and not step.eliminations:
-        return "no contradiction: the only possibility left"
-    return f"no contradiction: {_at_once(step, b)}"
-
-
-def _at_once(step: Step, b: Branch) -> str:
-    """Why the assumption alone gives the step's conclusion (an elimination
-    of the assumed value from a peer, or of another value from its cell)."""
-    geo = step.geo
-    reached = effects(geo, step.placements, step.eliminations)
-    if len(step.eliminations) == 1 and not step.placements:
-        (c, v), = step.eliminations
-        if c == b.cell:
-            return f"{geo.cell_name(c)} then holds {geo.symbol(b.value)}, so {reached}"
-        shared = [r for r in geo.cell_regions[c] if b.cell in geo.region_set[r]]
-        if v == b.value and shared:
-            return (f"{geo.cell_name(c)} shares {geo.region_long_name(shared[0])} with "
-                    f"{geo.cell_name(b.cell)}, so {reached}")
-    return f"the assumption alone gives {reached}"
-
-
-def branch_lines(step: Step, depth: int = 1, full: bool = False) -> list[str]:
-    """The branches of a trial as indented lines: each branch's chain
-    (numbered lines, nested trials expanded, the end, the compact notation),
-    or with ``full`` the whole recorded propagation.  Each line is prefixed
-    by ``INDENT * depth``."""
-    lines: list[str] = []
-    pad = INDENT * depth
-    many = len(step.branches) > 1
-    inner = pad + INDENT if many else pad
-    sub_depth = depth + (2 if many else 1)
-    for i, b in enumerate(step.branches, start=1):
-        if many:
-            lines.append(f"{pad}branch {i}: assume {assumed(step, b)}")
-        if full or b.chain is None:
-            for k, sub in enumerate(b.steps, start=1):
-                lines.append(f"{inner}{k}. {sub.summary()}")
-                if sub.branches:
-                    lines.extend(branch_lines(sub, sub_depth, full))
-            lines.append(inner + branch_end(step, b))
-            continue
-        for link in b.chain.links:
-            lines.append(f"{inner}{link.index}. {link_text(step.geo, link)}")
-            if link.step.branches:
-                lines.extend(branch_lines(link.step, sub_depth))
-        lines.append(inner + end_text(step, b))
-        if b.chain.links or b.conflict is not None:
-            lines.append(f"{inner}in short: {chain_notation(step, b)}")
-    return lines
+def rated_phrase(step: Step) -> str:
+    """`` At this position the rating's walk finds a skyscraper (see explain
+    --path patterns).`` (empty when it names none)."""
+    if not step.rated_pattern:
+        return ""
+    return (f" At this position the rating's walk finds {pattern_phrase(step.rated_pattern)} "
+            f"(see {PATTERN_PATH}).")
 
 
 def _pivot_text(step: Step) -> str:
     geo = step.geo
-    alts = [f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}" for b in step.branches]
+    alts = [assumed(step, b) for b in step.branches]
     if step.pattern.regions:
         region = step.pattern.regions[0][0]
         v = geo.symbol(step.pattern.values[0])
@@ -178,18 +115,23 @@ def _pivot_text(step: Step) -> str:
             f"must be true.")
 
 
-def pattern_phrase(name: str) -> str:
-    """``an XY-Wing``, ``a skyscraper``, ``cell forcing chains``."""
-    if name.endswith("chains"):
-        return name
-    return f"{'an' if name[0] in 'aeioX' else 'a'} {name}"
+def _so(step: Step) -> str:
+    """The conclusion, said once: ``(5, 4) != 3 holds`` or, for several,
+    ``both hold: (5, 4) != 3, (6, 4) != 3`` (``all 3 hold: ...``)."""
+    k = len(step.placements) + len(step.eliminations)
+    result = effects(step.geo, step.placements, step.eliminations)
+    if k == 1:
+        return f"{result} holds"
+    return f"{'both' if k == 2 else f'all {k}'} hold: {result}"
 
 
-def _named(step: Step) -> str:
-    """`` Players call this pattern an XY-Wing.`` (empty when unnamed)."""
-    if not step.pattern_name:
-        return ""
-    return f" Players call this pattern {pattern_phrase(step.pattern_name)}."
+def _gives(step: Step) -> str:
+    """What every branch gives: the conclusion, or for several ``the same 19
+    conclusions``."""
+    k = len(step.placements) + len(step.eliminations)
+    if k == 1:
+        return effects(step.geo, step.placements, step.eliminations)
+    return f"the same {k} conclusions"
 
 
 def disjunctive_parts(step: Step) -> tuple[str, str]:
@@ -199,8 +141,9 @@ def disjunctive_parts(step: Step) -> tuple[str, str]:
     n = len(step.branches)
     each = "both" if n == 2 else f"each of the {n}"
     every = "Both possibilities" if n == 2 else "Every possibility"
-    intro = (f"{_pivot_text(step)}{_named(step)} Follow {each} possibilities with the simpler "
-             f"rules; each line below uses only the lines above it:")
+    intro = (f"{_pivot_text(step)}{rated_phrase(step)}{level_note(step)} Follow {each} "
+             f"possibilities with the simpler rules; each line below uses only the lines "
+             f"above it:")
     dead = [b for b in step.branches if b.conflict is not None]
     live = [b for b in step.branches if b.conflict is None]
     if not live:
@@ -216,10 +159,10 @@ def disjunctive_parts(step: Step) -> tuple[str, str]:
                  f"{gives}" + (f": {result}." if kept == result else "."))
     elif dead:
         outro = (f"The impossible possibilities drop out and every remaining one gives "
-                 f"{result}.")
+                 f"{_gives(step)}, so {_so(step)}.")
     else:
-        outro = (f"{every} {'give' if n == 2 else 'gives'} {result}, and one of them must be "
-                 f"true, so {result} holds.")
+        outro = (f"{every} {'give' if n == 2 else 'gives'} {_gives(step)}, and one of them "
+                 f"must be true, so {_so(step)}.")
     return intro, outro
 
 
@@ -228,14 +171,14 @@ def reductio_parts(step: Step) -> tuple[str, str]:
     geo = step.geo
     b = step.branches[0]
     result = effects(geo, step.placements, step.eliminations)
-    intro = (f"Suppose {assumed(step, b)} and follow the consequences with the simpler rules; "
-             f"each line below uses only the lines above it:")
-    named = (f" (players call this {pattern_phrase(step.pattern_name)})"
-             if step.pattern_name else "")
+    lead = (rated_phrase(step) + level_note(step)).strip()
+    intro = (f"{lead + ' ' if lead else ''}Suppose {assumed(step, b)} ({label(0)}) and follow "
+             f"the consequences with the simpler rules; each line below uses only the lines "
+             f"above it:")
     if b.conflict is not None:
-        outro = f"The assumption leads to a contradiction{named}, so it is false: {result}."
+        outro = f"The assumption leads to a contradiction, so it is false: {result}."
     else:
-        outro = f"So{named}, {result}." if named else f"So {result}."
+        outro = f"So {result}."
     return intro, outro
 
 
@@ -250,9 +193,11 @@ def trial_parts(step: Step) -> tuple[str, str]:
 
 def teach_trial(step: Step, full: bool = False) -> str:
     """The teach text of a trial: intro, branches (chains, or the full trace),
-    conclusion."""
+    conclusion.  A reductio's intro names its assumption, so its single
+    branch gets no line of its own."""
     intro, outro = trial_parts(step)
-    return "\n".join([intro, *branch_lines(step, full=full), outro])
+    head = step.family not in _PARTS or len(step.branches) > 1
+    return "\n".join([intro, *branch_lines(step, full=full, head=head), outro])
 
 
 _PARTS = {"disjunctive-construction": disjunctive_parts, "reductio": reductio_parts}

@@ -41,7 +41,7 @@ from grader.strategy.trials.branches import (
     trial_name,
 )
 from grader.strategy.trials.chains import Target
-from rules.trial_text import teach_trial
+from rules.trial_text import assumed, teach_trial
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 
@@ -70,10 +70,19 @@ class Choice(NamedTuple):
 class _Trial(Rule):
     kind = "trial"
 
+    @staticmethod
+    def teach(step: Step) -> str:
+        return teach_trial(step)
+
+    @staticmethod
+    def common_name(step: Step) -> str | None:
+        """What players call the trial: forcing chains, a contradiction
+        forcing chain (nested ...)."""
+        return step.pattern_name or None
+
     @property
     def depth(self) -> int:
         return self.context.depth
-
 
     def native(self) -> NativeRule:
         kind = (Family.DISJUNCTION if self.family == "disjunctive-construction"
@@ -176,10 +185,6 @@ class ReductioAdAbsurdum(_Trial):
     def where(step: Step) -> str:
         return (f"look at {_trial_area(step)}: one candidate of one of its cells, once assumed, "
                 f"leads to a contradiction")
-
-    @staticmethod
-    def teach(step: Step) -> str:
-        return teach_trial(step)
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -372,16 +377,9 @@ class DisjunctiveConstruction(_Trial):
         return f"look at {_trial_area(step)}: one of its cells has only {n} candidates; {follow}"
 
     @staticmethod
-    def teach(step: Step) -> str:
-        return teach_trial(step)
-
-    @staticmethod
     def summarize(step: Step) -> str:
         geo = step.geo
-
-        def name(b: Branch) -> str:
-            return f"{geo.cell_name(b.cell)} <- {geo.symbol(b.value)}"
-
+        name = partial(assumed, step)
         alts = " or ".join(name(b) for b in step.branches)
         dead = [b for b in step.branches if b.conflict is not None]
         live = [b for b in step.branches if b.conflict is None]

@@ -44,6 +44,13 @@ LINE_RULES: list[tuple[str, re.Pattern[str]]] = [
                               r"[.,;:]")),
     ("double space", re.compile(r"\S {2,}\S")),
     ("repeated word", re.compile(r"\b([A-Za-z]+) \1\b")),
+    # issue 27
+    ("a fact implies itself (X => X)", re.compile(
+        r"(?<![\w=<>,])(r\d+c\d+(?:=|<>)\w+|\(\d+, \d+\) (?:<-|!=) \w+) => \1(?![\w,=<>])")),
+    ("after 0 lines", re.compile(r"\bafter 0 lines?\b")),
+    ("a list that 'holds'", re.compile(rf"(?:{EFFECT}, )+{EFFECT} holds\b")),
+    ("an unnamed assumption", re.compile(r"\bfrom the assumption\b|\bthe assumption alone\b")),
+    ("a name the chain does not form", re.compile(r"[Pp]layers call (?:this|it)\b")),
 ]
 
 

@@ -117,7 +117,7 @@ def test_step_args_rewrites_only_an_integer_after_step() -> None:
 def test_explain_step_n_shows_that_step_with_its_board_and_reasoning(form: list[str]) -> None:
     r = runner.invoke(app, ["explain", G, *form])
     assert r.exit_code == 0, r.output
-    assert r.output.startswith("Step 2 · single position · level 1 · rule 2.1")
+    assert r.output.startswith("Step 2 · single position (hidden single) · level 1 · rule 2.1")
     assert "(8, 6) <- 3" in r.output
     assert "Look at column C6: 3 is not placed there yet." in r.output  # teach detail
     assert r.output.count("┏") == 1  # the board before the step

@@ -71,7 +71,8 @@ def test_the_xy_wing_position_is_shown_as_an_xy_wing() -> None:
     board, step = next((b, s) for b, s in steps if s.depth)
     hint = easiest_hints(board)[0]
     assert hint.family == "XY-Wing"
-    assert step.pattern_name == "XY-Wing"
+    assert step.rated_pattern == "XY-Wing"
+    assert step.pattern_name == "cell forcing chains"  # what the trial shows
     assert step.family == "disjunctive-construction" and step.level == 13
     # the pivot lies in the wing, and the step gives the wing's elimination
     wing = set(hint.cells) | {c for c, _ in hint.eliminations}
@@ -83,6 +84,7 @@ def test_scan_order_keeps_the_first_trial_found() -> None:
     steps = path(XY_WING_GRID, engine("scan"))
     board, step = next((b, s) for b, s in steps if s.depth)
     assert step.pattern_name in ("cell forcing chains", "region forcing chains")
+    assert not step.rated_pattern
     # the first pivot in scan order is not the wing's
     assert step != next(s for _, s in path(XY_WING_GRID, engine()) if s.depth)
 
@@ -97,15 +99,13 @@ def test_levels_and_depths_do_not_change(puzzle: str) -> None:
     for board, step in easiest:
         if not step.depth:
             continue
-        assert step.pattern_name, "every trial is named"
+        assert "forcing chain" in step.pattern_name, "every trial is named by its shape"
         hints = easiest_hints(board)
-        named = [h for h in hints if h.family == step.pattern_name]
-        if named:  # named after a pattern: it gives that pattern's conclusion
+        named = [h for h in hints if h.family == step.rated_pattern]
+        if step.rated_pattern:  # the rating's pattern: it gives that pattern's conclusion
             assert any(targets_hold(board, step, [(True, c, d) for c, d in h.placements]
                                     + [(False, c, d) for c, d in h.eliminations])
                        for h in named)
-        else:
-            assert "forcing chain" in step.pattern_name
 
 
 def test_uniqueness_patterns_never_name_a_trial() -> None:
@@ -114,7 +114,7 @@ def test_uniqueness_patterns_never_name_a_trial() -> None:
     assert not {"unique rectangle", "BUG"} & set(CONSULTED)
     for puzzle in sample()[:8]:
         for _, step in path(puzzle, engine()):
-            assert not step.pattern_name.startswith(("unique", "BUG"))
+            assert not step.rated_pattern.startswith(("unique", "BUG"))
 
 
 @pytest.mark.skipif(not native.built(), reason="the accelerator is not built")
@@ -122,7 +122,7 @@ def test_both_kernels_choose_the_same_trials() -> None:
     fast = [s for _, s in path(XY_WING_GRID, engine(kernel="c"))]
     pure = [s for _, s in path(XY_WING_GRID, engine(kernel="python"))]
     assert fast == pure
-    assert [s.pattern_name for s in fast] == [s.pattern_name for s in pure]
+    assert [s.rated_pattern for s in fast] == [s.rated_pattern for s in pure]
 
 
 def test_the_order_is_a_hierarchy_option(tmp_path: Path) -> None:

@@ -51,7 +51,7 @@ def pencil_rows(board: Board) -> str:
 def test_text_prints_every_step_with_rule_level_reference_and_grid():
     r = run(FIG21)
     assert r.exit_code == 0, r.output
-    assert "Step 2 · single position · level 1 · rule 2.1" in r.output
+    assert "Step 2 · single position (hidden single) · level 1 · rule 2.1" in r.output
     assert "in column C6 (and row R8 and block B8), 3 can only go in (8, 6) => (8, 6) <- 3" \
         in r.output
     assert r.output.count("┏") == 52 + 1  # a grid per step, plus the start
@@ -77,7 +77,7 @@ def test_json_is_the_documented_model():
     assert r.exit_code == 0, r.output
     doc = Explanation.model_validate_json(r.output)
     data = json.loads(r.output)
-    assert data["schema"] == "sudoku-grader/explain/2"
+    assert data["schema"] == "sudoku-grader/explain/3"
     assert doc.solved and doc.level == 1 and doc.rating == "very easy"
     assert len(doc.steps) == 52 and [s.number for s in doc.steps] == list(range(1, 53))
     s2 = doc.steps[1]
@@ -117,10 +117,10 @@ def test_markdown_nests_trial_branches():
 def test_hint_levels_technique_where_full():
     r = run(FIG21, "--hint", "technique")
     assert r.exit_code == 0
-    assert r.output.strip() == "Try single position (rule 2.1, level 1)."
+    assert r.output.strip() == "Try single position (hidden single; rule 2.1, level 1)."
     r = run(FIG21, "--hint", "where")
     assert r.exit_code == 0
-    where = ("Try single position (rule 2.1, level 1): look at column C3: "
+    where = ("Try single position (hidden single; rule 2.1, level 1): look at column C3: "
              "one value has a single possible cell there.")
     assert r.output.strip() == where
     r = run(FIG21, "--hint", "vague")  # the old name of 'where'
@@ -134,8 +134,8 @@ def test_hint_levels_technique_where_full():
 def test_hint_json_names_its_level():
     r = run(FIG21, "--hint", "technique", "-f", "json")
     assert r.exit_code == 0
-    assert json.loads(r.output) == {"level": "technique",
-                                    "hint": "Try single position (rule 2.1, level 1)."}
+    assert json.loads(r.output) == {
+        "level": "technique", "hint": "Try single position (hidden single; rule 2.1, level 1)."}
     doc = json.loads(run(FIG21, "--hint", "full", "-f", "json").output)
     assert doc["level"] == "full" and doc["step"]["placements"] == [
         {"cell": [8, 3], "value": 4}]

@@ -117,7 +117,9 @@ def test_hidden_quad_in_a_block_is_named_by_size():
     step = first("hidden-tuple", b)
     short, teach = texts(step)
     assert_all_in(["block B8", "{1, 3, 5, 9}", "(7, 4)", "(9, 6)"], short, teach)
-    assert "hidden quad" in teach
+    # one name in its text, the book's; players' name by size beside it (issue 27)
+    assert "(a hidden tuple)" in teach and "quad" not in teach
+    assert step.technique.common_name(step) == "hidden quad"
 
 
 def test_x_wing_names_lines_and_the_path():

@@ -6,7 +6,9 @@ way it can be shown (short and teach explanations, the three hint levels, a
 trial's branches and every sub-step in them) and checked by
 ``sentence_checks``: no conclusion restated as its own reason, no
 singular/plural mistake, no empty list, no repeated clause, and hint levels
-that reveal strictly more each time, the first two never the conclusion.
+that reveal strictly more each time, the first two never the conclusion;
+and by ``walk_checks``, every defect kind of issue 27 in every output
+(names, excluders, chains, levels, labels, the compact notation).
 
 The default run takes a few seconds (the book's figures, a few chosen grids
 that between them use every template, and constructed positions for the
@@ -21,6 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import G6, G9, G16, PUZZLES, make_rule, marks, without
 from sentence_checks import LINE_RULES, repeated_clauses, step_problems, variant
+from walk_checks import walk_problems
 
 from grader.core.board import Board
 from grader.core.steps import Step
@@ -110,6 +113,8 @@ def _checked_grids(name: str, slow: bool = False) -> tuple[list[str], frozenset[
         for number, _, step in wt:
             seen.add(variant(step))
             problems += [f"{name} {text} step {number}: {p}" for p in step_problems(step)]
+        # issue 27's defect kinds, in every output (tests/walk_checks.py)
+        problems += [f"{name} {text} {p}" for p in walk_problems(wt)]
     return problems, frozenset(seen)
 
 
@@ -173,11 +178,12 @@ def test_every_sentence_of_a_larger_sample_reads_well(name: str) -> None:
 
 @pytest.mark.slow
 def test_nested_trials_read_well() -> None:
-    steps = [s for _, _, s in walkthrough(parse_grid_token(NESTED).board())]
+    wt = walkthrough(parse_grid_token(NESTED).board())
+    steps = [s for _, _, s in wt]
     nested = [s for s in steps if s.depth > 1]
     assert nested
     assert "with trials nested 2 deep" in technique_hint(nested[0])
-    problems = [p for s in steps for p in step_problems(s)]
+    problems = [p for s in steps for p in step_problems(s)] + walk_problems(wt)
     assert not problems, _report(problems)
 
 
@@ -198,6 +204,13 @@ def test_nested_trials_read_well() -> None:
     ("=> ", "empty list"),
     ("look at the the row", "repeated word"),
     ("(1, 1), (1, 2) or (1, 3), which all lie in row R1", None),
+    ("branch 2: r4c9=8 => r4c9=8", "a fact implies itself (X => X)"),
+    ("r4c9=8 -> r5c5=1 => r5c5=1,r6c6<>2", None),
+    ("assume (4, 9) <- 8 — conclusion after 0 lines", "after 0 lines"),
+    ("so (5, 4) != 3, (6, 4) != 3 holds.", "a list that 'holds'"),
+    ("so (5, 4) != 3 holds.", None),
+    ("(6, 4) <- 5 by single position (from the assumption and 3)", "an unnamed assumption"),
+    ("Players call this pattern a skyscraper.", "a name the chain does not form"),
     ("(1, 1) or (1, 2), which both lie in row R1", None),
 ])
 def test_the_line_checks(line: str, what: str | None) -> None:
@@ -213,7 +226,7 @@ def test_a_repeated_clause_is_found() -> None:
 def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The issue's 'no contradiction: the assumption itself gives (1, 4) <- 9',
     in a constructed step whose branch end says so."""
-    import rules.trial_text as trials
+    import rules.chain_text as trials
     from grader.core.steps import Branch, Conflict, Pattern
     from rules.trials import DisjunctiveConstruction
 
@@ -227,10 +240,10 @@ def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatc
     assert not step_problems(step)
     original = trials.branch_end
 
-    def broken(step: Step, b: Branch) -> str:
+    def broken(step: Step, b: Branch, mark: str = "A") -> str:
         if b.conflict is None:
             return "no contradiction: the assumption itself gives (1, 4) <- 9"
-        return original(step, b)
+        return original(step, b, mark)
 
     monkeypatch.setattr(trials, "branch_end", broken)
     problems = step_problems(step)
@@ -272,7 +285,8 @@ def test_hint_levels_reveal_more_each_time() -> None:
         (PUZZLES / "se-rated-9758.txt").read_text().splitlines()[7874].split()[1]).board())
         if s.family == "reductio")
     tech, where, full = (hint(step, lv) for lv in ("technique", "where", "full"))
-    assert tech == "Try reductio ad absurdum (section 4.3.2, level 14)."
+    assert tech == ("Try reductio ad absurdum (contradiction forcing chain; section 4.3.2, "
+                    "level 14).")
     assert where.startswith(tech[:-1] + ": look at block B4")
     assert "(4, 1)" not in where  # the pivot and the conclusion stay hidden
     assert "(4, 1) != 1" in full and where != full

@@ -84,13 +84,14 @@ def test_disjunctive_construction_on_a_cell_pivot(geo, x, y, z, w) -> None:
         f"disjunctive construction: either {geo.cell_name(cell(geo, *x))} <- 1 or "
         f"{geo.cell_name(cell(geo, *x))} <- 2")
     assert step.summary().endswith(f"=> {geo.cell_name(cell(geo, *w))} <- 4")
-    # the rule itself is pure and deterministic; on 9x9 the engine names the
-    # step after the pattern it shows (an XY-Chain of three cells is an XY-Wing)
+    # the rule itself is pure and deterministic; on 9x9 the engine notes the
+    # pattern the rating finds there (an XY-Chain of three cells is an
+    # XY-Wing), the step keeps the name of what it shows
     rule = next(r for r in engine.rules() if r.code == "disjunctive-construction")
     first = find_all(rule, board)[0]
-    assert first.pattern_name == "cell forcing chains"
-    assert step.pattern_name == ("XY-Wing" if geo.n == 9 else "cell forcing chains")
-    assert replace(first, pattern_name=step.pattern_name) == step
+    assert first.pattern_name == step.pattern_name == "cell forcing chains"
+    assert step.rated_pattern == ("XY-Wing" if geo.n == 9 else "")
+    assert replace(first, rated_pattern=step.rated_pattern) == step
 
 
 def test_disjunctive_construction_negative() -> None:

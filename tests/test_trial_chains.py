@@ -308,7 +308,7 @@ def test_json_gives_each_branch_its_chain_and_end() -> None:
     r = runner.invoke(app, ["explain", puzzle, "-f", "json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    assert data["schema"] == "sudoku-grader/explain/2"
+    assert data["schema"] == "sudoku-grader/explain/3"
     Explanation.model_validate(data)
     seen = 0
     for step in data["steps"]:
@@ -347,7 +347,7 @@ def test_text_shows_numbered_chains_with_their_reasons_and_the_notation() -> Non
     r = runner.invoke(app, ["explain", top1465(200), "--no-grid"])
     assert r.exit_code == 0, r.output
     out = r.output
-    assert "(from the assumption)" in out
+    assert "(from A)" in out and "(from the assumption)" not in out
     assert "in short: r" in out and " -> " in out and " => " in out
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("contradiction:"))
     assert "(from " in line and "is impossible" in line
@@ -370,7 +370,7 @@ def test_chain_notation() -> None:
 def test_markdown_shows_the_chain() -> None:
     r = runner.invoke(app, ["explain", top1465(200), "-f", "markdown", "--no-grid"])
     assert r.exit_code == 0
-    assert "in short: `r" in r.output and "(from the assumption)" in r.output
+    assert "in short: `r" in r.output and "(from A)" in r.output
 
 
 def test_html_draws_folds_and_navigates() -> None:

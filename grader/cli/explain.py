@@ -69,6 +69,11 @@ class ExplainPath(StrEnum):
     book = "book"
 
 
+class Notation(StrEnum):
+    book = "book"
+    compact = "compact"
+
+
 class ExplainInputFormat(StrEnum):
     auto = "auto"
     line = "line"
@@ -172,6 +177,10 @@ PathOpt = Annotated[ExplainPath, typer.Option(
                    "(skyscraper, XY-Wing, chains ...), each with its value on Sudoku "
                    "Explainer's scale, as the expert score walks them; book: the book's "
                    "trials (levels 13-14), the path of the level that grade reports.")]
+NotationOpt = Annotated[Notation, typer.Option(
+    "--notation", help="How cells and conclusions are written in every output: book ((2, 7) "
+                       "!= 3, (4, 9) <- 8) or compact, as players write them (r2c7<>3, "
+                       "r4c9=8).")]
 ExplainInputFormatOpt = Annotated[ExplainInputFormat, typer.Option(
     "--input-format", "-i", help="How to read the input (auto detects every format, "
     "pencil marks included).")]
@@ -186,7 +195,7 @@ def explain_command(
     overwrite: OverwriteOpt = False, max_level: MaxLevelOpt = None,
     input_format: ExplainInputFormatOpt = ExplainInputFormat.auto, box: BoxOpt = None,
     hierarchy: HierarchyOpt = None, quiet: QuietOpt = False, color: ColorOpt = Color.auto,
-    version: VersionOpt = None,
+    version: VersionOpt = None, notation: NotationOpt = Notation.book,
 ) -> None:
     """Explain how to solve a grid, step by step, in the book's notation.
 
@@ -206,6 +215,7 @@ def explain_command(
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
     explain GRID --path book                # the book's trials instead of patterns
+    explain GRID --notation compact         # r2c7<>38, r4c9=8 as players write
     """
     from grader.core.rule import RuleError
     from grader.explainer.core import ExplainError, UsageError
@@ -227,7 +237,7 @@ def explain_command(
         grid, index, box_option(box), input_format.value, moves, h, max_level,
         detail.value if detail is not None else None, step_mode, step_number,
         hint.value if hint is not None else None, output_format.value, grid_drawing,
-        full_trace, output, path.value)
+        full_trace, output, path.value, notation=notation.value)
     try:
         pos, board = load(opts)
     except InputError as e:
@@ -250,24 +260,25 @@ def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -
     depth = opts.depth
     if opts.step_number is not None:
         _one_step(wt, opts.step_number, depth, opts.grid_drawing, opts.fmt, opts.output, quiet,
-                  opts.full_trace)
+                  opts.full_trace, opts.notation)
     elif opts.hint is not None:
-        _hint(wt, opts.hint, depth, opts.grid_drawing, opts.fmt, opts.output, opts.full_trace)
+        _hint(wt, opts.hint, depth, opts.grid_drawing, opts.fmt, opts.output, opts.full_trace,
+              opts.notation)
     elif opts.step_mode and opts.fmt == "text" and opts.output is None:
         from grader.explainer.walker import print_all, walk
 
         if stdin_is_tty() and out.is_terminal:
-            walk(wt, out, depth, opts.grid_drawing)
+            walk(wt, out, depth, opts.grid_drawing, notation=opts.notation)
         else:
-            print_all(wt, out, depth, opts.grid_drawing)
+            print_all(wt, out, depth, opts.grid_drawing, opts.notation)
     elif opts.fmt in ("json", "html", "markdown"):
         _write(document_text(opts, pos, wt), opts.output, quiet, opts.fmt)
     else:
-        _text(wt, depth, opts.grid_drawing, opts.output, quiet, opts.full_trace)
+        _text(wt, depth, opts.grid_drawing, opts.output, quiet, opts.full_trace, opts.notation)
 
 
 def _text(wt: object, detail: str, grid: bool, output: Path | None,
-          quiet: bool = False, full_trace: bool = False) -> None:
+          quiet: bool = False, full_trace: bool = False, notation: str = "book") -> None:
     from rich.text import Text
 
     from grader.core.terminal import SafeConsole as Console
@@ -292,7 +303,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
             console.print()
         for number, board, step in wt:
             console.print(render_step(number, step, board if grid else None, wt.givens, detail,
-                                      full=full_trace),
+                                      full=full_trace, notation=notation),
                           soft_wrap=not console.is_terminal)
             if grid:
                 console.print()
@@ -305,7 +316,8 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
 
 
 def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
-              output: Path | None, quiet: bool, full_trace: bool = False) -> None:
+              output: Path | None, quiet: bool, full_trace: bool = False,
+              notation: str = "book") -> None:
     """``--step N``: the board before step N, the step and its reasoning."""
     from grader.explainer.render import render_step
     from grader.explainer.request import step_count_error, step_json
@@ -314,14 +326,14 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
     if why is not None:
         fail(why)
     if fmt == "json":
-        _write(step_json(wt, number, full_trace), output, quiet)
+        _write(step_json(wt, number, full_trace, notation), output, quiet)
         return
     step = wt.step(number - 1)
     assert step is not None
     board = wt.before(number - 1)
     if output is None:
         out.print(render_step(number, step, board if grid else None, wt.givens, detail,
-                              full=full_trace), soft_wrap=not out.is_terminal)
+                              full=full_trace, notation=notation), soft_wrap=not out.is_terminal)
         return
     from grader.core.terminal import SafeConsole as Console
 
@@ -329,7 +341,7 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
         with open_output(output) as fh:
             Console(file=fh, highlight=False, soft_wrap=True, no_color=True).print(
                 render_step(number, step, board if grid else None, wt.givens, detail,
-                            full=full_trace))
+                            full=full_trace, notation=notation))
     except OSError as e:
         fail(f"{output}: cannot write: {e.strerror or e}")
     if not quiet:
@@ -337,13 +349,14 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
 
 
 def _hint(wt: Walkthrough, level: str, detail: str, grid: bool, fmt: str,
-          output: Path | None, full_trace: bool = False) -> None:
+          output: Path | None, full_trace: bool = False, notation: str = "book") -> None:
     from grader.explainer.hints import hint_level, technique_hint, where_hint
+    from grader.explainer.notation import shown
     from grader.explainer.render import render_step
     from grader.explainer.request import hint_json, no_step_message
 
     if fmt == "json":
-        _write(hint_json(wt, level, full_trace), output)
+        _write(hint_json(wt, level, full_trace, notation), output)
         return
     step = wt.step(0)
     if step is None:
@@ -352,10 +365,10 @@ def _hint(wt: Walkthrough, level: str, detail: str, grid: bool, fmt: str,
     level = hint_level(level)
     pointer = technique_hint(step) if level == "technique" else where_hint(step)
     if level != "full":
-        out.print(pointer, markup=False)
+        out.print(shown(pointer, notation), markup=False)
         return
     out.print(render_step(1, step, wt.before(0) if grid else None, wt.givens, detail,
-                          full=full_trace),
+                          full=full_trace, notation=notation),
               soft_wrap=not out.is_terminal)
 
 

@@ -50,6 +50,19 @@ def effects(geo: Geometry, placements: Iterable[tuple[int, int]] = (),
     return ", ".join(parts)
 
 
+def a_or_an(name: str) -> str:
+    """``an X-Wing``, ``a naked pair``, ``an empty rectangle``, ``a unique
+    rectangle``: the article a name takes (by its sound: ``XY`` is read
+    letter by letter)."""
+    first = name[:1]
+    if first.isupper() and (len(name) == 1 or not name[1].islower()):
+        vowel = first in "AEFHILMNORSX"  # the letter's name starts with a vowel
+    else:
+        low = name.lower()
+        vowel = low[:1] in ("a", "e", "i", "o") or (low[:1] == "u" and not low.startswith("uni"))
+    return f"{'an' if vowel else 'a'} {name}"
+
+
 def subset_name(k: int) -> str:
     return SUBSET_NAMES.get(k, f"set of {k}")
 

@@ -152,14 +152,14 @@ def _guarded_text(fn: Callable[..., Any], what: str, module: str) -> Callable[..
 
 def _guard_plugin(cls: type[Rule]) -> None:
     """Every hook of a third-party rule class (``find``, ``__init__``,
-    ``summarize``, ``teach``, ``support``, ``where``) reports its failure, even
+    ``summarize``, ``teach``, ``support``, ``where``, ``common_name``) reports its failure, even
     ``sys.exit()``, as a :class:`RuleError` naming the rule."""
     d = cls.__dict__
     if "find" in d and not getattr(d["find"], "__guarded__", False):
         cls.find = _guarded(d["find"])  # type: ignore[method-assign]
     if "__init__" in d and not getattr(d["__init__"], "__guarded__", False):
         cls.__init__ = _guarded_init(d["__init__"])  # type: ignore[method-assign]
-    for name in ("summarize", "teach", "support", "where"):
+    for name in ("summarize", "teach", "support", "where", "common_name"):
         attr = d.get(name)
         fn = attr.__func__ if isinstance(attr, staticmethod) else attr
         if callable(fn) and not getattr(fn, "__guarded__", False):
@@ -277,6 +277,14 @@ class Rule:
         """The ``where`` hint: the region, value or cells to look at, never
         the conclusion (``look at column C6: one value has a single possible
         cell there``); None: the hint names the technique only."""
+        return None
+
+    @staticmethod
+    def common_name(step: Step) -> str | None:
+        """The name players commonly give the step's technique (``hidden
+        single`` for a single position, ``pointing`` for candidate lines from
+        a block); the renderers show it beside the book's name when it
+        differs.  None (the default): no other name."""
         return None
 
     @staticmethod

@@ -167,9 +167,21 @@ class Step:
     branches: tuple[Branch, ...] = ()
     depth: int = 0
     reference: str = ""
-    #: The name of the pattern a trial's chain forms, when a scorer names it
-    #: (e.g. "XY-Wing"); empty otherwise.  Renderers show it beside the name.
+    #: The name players give what a trial shows, set by its rule: cell or
+    #: region forcing chains, a contradiction forcing chain (nested ...); empty
+    #: otherwise.  Renderers show it beside the name (see ``common_name``).
     pattern_name: str = ""
+    #: The family of the pattern the rating's walk finds at this position
+    #: (e.g. "skyscraper"), when a trial gives that pattern's conclusion too;
+    #: the trial's chain need not form it, so it is never called by that name
+    #: (the pattern path shows the pattern itself).  Empty otherwise.
+    rated_pattern: str = ""
+    #: ``(cell, value, step number, step name)``: candidates the step relies on
+    #: (its support) that an earlier step of the walk removed (number 0:
+    #: absent from the position as given).  Filled by the explainer's
+    #: walkthrough (:mod:`grader.explainer.history`), so that the rule's text
+    #: can name that step; empty outside a walkthrough.
+    removed_by: tuple[tuple[int, int, int, str], ...] = field(default=(), compare=False)
     #: The pattern's value on Sudoku Explainer's scale (a step of the
     #: pattern path, see :mod:`grader.explainer.patterns`); None otherwise.
     se: float | None = None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from grader.core.board import Board
 from grader.core.errors import GraderError
 from grader.core.steps import Step
+from grader.explainer.history import History
 from grader.formats import Grid, parse_grid_token
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import Hierarchy
@@ -28,7 +29,10 @@ class Walkthrough:
     ``start``: the starting board (never mutated).  ``givens``: cells drawn
     as givens.  Steps are computed on demand (:meth:`step`, :meth:`ensure`,
     iteration) and the board *before* each step is kept, so a renderer can
-    draw the position each step starts from."""
+    draw the position each step starts from.  Each step carries the numbers
+    of the earlier steps that removed the candidates it relies on
+    (``removed_by``, see :mod:`grader.explainer.history`), so its text can
+    name them."""
 
     start: Board
     engine: Engine
@@ -43,6 +47,7 @@ class Walkthrough:
     _work: Board | None = field(default=None, repr=False)
     _gen: Iterator[Step] | None = field(default=None, repr=False)
     _done: bool = field(default=False, repr=False)
+    _history: History | None = field(default=None, repr=False)
 
     def _advance(self) -> bool:
         if self._done:
@@ -62,6 +67,9 @@ class Walkthrough:
         except StopIteration:
             self._done = True
             return False
+        if self._history is None:
+            self._history = History(self.start)
+        step = self._history.annotate(len(self.steps) + 1, step, before)
         self.steps.append(step)
         self._before.append(before)
         return True

@@ -9,6 +9,7 @@ from grader.core.board import Board
 from grader.core.geometry import values_of
 from grader.explainer.core import Walkthrough
 from grader.explainer.model import SCHEMA, Explanation, step_model
+from grader.explainer.notation import shown
 from grader.strategy.hierarchy import Hierarchy
 
 
@@ -66,16 +67,23 @@ def facts(wt: Walkthrough, hierarchy: Hierarchy | None = None) -> Facts:
         solved=final.is_solved(), final=values_string(final))
 
 
-def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False) -> Explanation:
+def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False,
+             notation: str = "book") -> Explanation:
     """The :class:`~grader.explainer.model.Explanation` of a walkthrough;
-    ``full_trace``: trial branches also carry the whole recorded propagation."""
+    ``full_trace``: trial branches also carry the whole recorded propagation;
+    ``notation``: the sentences' (``book`` or ``compact``)."""
     f = facts(wt)
-    return Explanation(
+    doc = Explanation(
         schema=SCHEMA,
         puzzle=f.puzzle,
         candidates=candidates_list(wt.start) if pencil else None,
         size=f.size, box=f.box, level=f.level, rating=f.rating, depth=f.depth,
         solved=f.solved, path=wt.path,
+        notation="book",
         steps=[step_model(s, i, full_trace) for i, s in enumerate(wt.steps, start=1)],
         final=f.final,
     )
+    if notation == "book":
+        return doc
+    text = shown(doc.model_dump_json(by_alias=True), notation)
+    return Explanation.model_validate_json(text).model_copy(update={"notation": notation})

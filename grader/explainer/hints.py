@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from grader.core.phrases import FULL_HOUSE
 from grader.core.steps import Step
+from grader.explainer.names import beside, shown_level
 
 HintTemplate = Callable[[Step], str]
 
@@ -57,50 +58,59 @@ def article(name: str) -> str:
 
 
 def technique_hint(step: Step) -> str:
-    """``Try single position (rule 2.1, level 1).``: the technique only; a
-    step of the pattern path: ``Try a skyscraper (SE 4.0).``"""
+    """``Try single position (hidden single; rule 2.1, level 1).``: the
+    technique only, with the name players give it; a step of the pattern
+    path: ``Try a skyscraper (SE 4.0).``"""
     if step.se is not None:
         return f"Try {article(step.name)} (SE {step.se:.1f})."
     ref = f"{step.reference}, " if step.reference else ""
     name = step.name
+    other = beside(step)
     if step.pattern.regions_with(FULL_HOUSE):
         name, ref = "a full house", f"{step.name}, {ref}"
+    elif other:
+        ref = f"{other}; {ref}"
     nested = f", with trials nested {step.depth} deep" if step.depth > 1 else ""
-    return f"Try {name} ({ref}level {step.level}){nested}."
+    return f"Try {name} ({ref}level {shown_level(step)}){nested}."
 
 
 def where_hint(step: Step) -> str:
     """The technique and where to look: ``Try single position (rule 2.1,
     level 1): look at column C6: one value has a single possible cell there.``"""
+    from rules.trial_text import rated_phrase
+
     head = technique_hint(step)[:-1]
     where = getattr(step.technique, "where", None)
     text = where(step) if where is not None else None
-    return f"{head}: {text}." if text else head + "."
+    return (f"{head}: {text}." if text else head + ".") + rated_phrase(step)
 
 
 #: The old name of :func:`where_hint`.
 vague_hint = where_hint
 
 
-def full_hint(step: Step, detail: str = "teach") -> str:
+def full_hint(step: Step, detail: str = "teach", notation: str = "book") -> str:
     """The whole step: its technique line, then its explanation at ``detail``
     (``teach``: the reasoning in sentences; ``short``: the one-line summary
-    and a trial's branches)."""
+    and a trial's branches), in ``notation``."""
     from grader.explainer.render import body_lines
 
     ref = f" · {step.reference}" if step.reference else ""
-    named = f" ({step.pattern_name})" if step.pattern_name else ""
+    named = f" ({beside(step)})" if beside(step) else ""
     se = f" · SE {step.se:.1f}" if step.se is not None else ""
-    return "\n".join([f"{step.name}{named}{se} · level {step.level}{ref}",
-                      *body_lines(step, detail)])
+    return "\n".join([f"{step.name}{named}{se} · level {shown_level(step)}{ref}",
+                      *body_lines(step, detail, notation=notation)])
 
 
-def hint(step: Step, level: str = "where", detail: str = "teach") -> str:
+def hint(step: Step, level: str = "where", detail: str = "teach", notation: str = "book") -> str:
     """The hint for ``step`` at ``level`` (``technique``, ``where``, ``full``
-    or an alias such as ``vague``); ``detail`` applies to ``full``."""
+    or an alias such as ``vague``); ``detail`` applies to ``full``;
+    ``notation``: ``book`` or ``compact``."""
+    from grader.explainer.notation import shown
+
     level = hint_level(level)
     if level == "technique":
-        return technique_hint(step)
+        return shown(technique_hint(step), notation)
     if level == "where":
-        return where_hint(step)
-    return full_hint(step, detail)
+        return shown(where_hint(step), notation)
+    return full_hint(step, detail, notation)

@@ -11,6 +11,8 @@ from grader.core.steps import Link, Step
 from grader.core.textsafe import escape_controls
 from grader.explainer.core import Walkthrough
 from grader.explainer.document import facts
+from grader.explainer.names import beside, shown_level
+from grader.explainer.notation import shown
 
 
 def values_block(board: Board) -> str:
@@ -57,54 +59,61 @@ def _item(lines: list[str], indent: int, marker: str, text: str) -> int:
     return indent + len(marker) + 1
 
 
-def _branches(lines: list[str], step: Step, indent: int, full: bool = False) -> None:
-    from rules.trial_text import assumed, branch_end, chain_notation, end_text
+def _branches(lines: list[str], step: Step, indent: int, full: bool = False,
+              nest: int = 0) -> None:
+    """A trial's branches as nested lists; ``nest``: how many trials this
+    one is nested in (its assumptions' label)."""
+    from rules.chain_text import assumed, branch_end, chain_notation, end_text, has_short, label
 
     many = len(step.branches) > 1
+    mark = label(nest)
     for i, b in enumerate(step.branches, start=1):
         head = f"branch {i}: " if many else ""
-        col = _item(lines, indent, "-", f"*{head}assume* {_code(assumed(step, b))}")
+        col = _item(lines, indent, "-", f"*{head}assume* {_code(assumed(step, b))} ({mark})")
         if full or b.chain is None:
             for k, sub in enumerate(b.steps, start=1):
                 sub_col = _item(lines, col, f"{k}.", _step_text(sub))
                 if sub.branches:
-                    _branches(lines, sub, sub_col, full)
-            end = branch_end(step, b)
+                    _branches(lines, sub, sub_col, full, nest + 1)
+            end = branch_end(step, b, mark)
         else:
             for link in b.chain.links:
-                sub_col = _item(lines, col, f"{link.index}.", _link_text(step, link))
+                sub_col = _item(lines, col, f"{link.index}.", _link_text(step, link, mark))
                 if link.step.branches:
-                    _branches(lines, link.step, sub_col)
-            end = end_text(step, b)
+                    _branches(lines, link.step, sub_col, nest=nest + 1)
+            end = end_text(step, b, mark)
         if end.startswith("contradiction:"):
             end = end.replace("contradiction:", "**contradiction**:", 1)
         _item(lines, col, "-", _escape(end).replace("\\*\\*", "**"))
-        if not full and b.chain is not None:
+        if not full and has_short(b):
             _item(lines, col, "-", f"in short: {_code(chain_notation(step, b))}")
 
 
-def _link_text(step: Step, link: Link) -> str:
+def _link_text(step: Step, link: Link, mark: str = "A") -> str:
     from grader.core.phrases import effects
-    from rules.trial_text import uses_text
+    from rules.chain_text import uses_text
 
     sub = link.step
     eff = effects(step.geo, link.placements, link.eliminations)
     return (f"{_code(eff)} by **{_escape(sub.name)}**: {_escape(sub.reason())} "
-            f"({_escape(uses_text(link.uses))})")
+            f"({_escape(uses_text(link.uses, mark))})")
 
 
 def _step_text(step: Step) -> str:
     geo = step.geo
     effects = ", ".join([f"{geo.cell_name(c)} <- {geo.symbol(v)}" for c, v in step.placements]
                         + [f"{geo.cell_name(c)} != {geo.symbol(v)}" for c, v in step.eliminations])
-    named = f" ({_escape(step.pattern_name)})" if step.pattern_name else ""
+    named = f" ({_escape(beside(step))})" if beside(step) else ""
     if step.se is not None:
         named += f" (SE {step.se:.1f})"
     return f"**{_escape(step.name)}**{named}: {_escape(step.reason())} => {_code(effects)}"
 
 
 def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
-                    title: str | None = None, full_trace: bool = False) -> str:
+                    title: str | None = None, full_trace: bool = False,
+                    notation: str = "book") -> str:
+    """The explanation for a forum post; ``notation``: the sentences'
+    (``book`` or ``compact``)."""
     f = facts(wt)
     out = [f"# {_escape(title or 'Sudoku explained')}", "",
            f"Puzzle {_code(f.puzzle)} ({f.size}x{f.size}): {_escape(f.sentence())}", ""]
@@ -112,7 +121,7 @@ def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
         out += ["```text", values_block(wt.start), "```", ""]
     for number, _board, step in wt:
         ref = f", {_escape(step.reference)}" if step.reference else ""
-        col = _item(out, 0, f"{number}.", f"{_step_text(step)} (level {step.level}{ref})")
+        col = _item(out, 0, f"{number}.", f"{_step_text(step)} (level {shown_level(step)}{ref})")
         if detail == "teach":
             if step.branches:
                 from rules.trial_text import trial_parts
@@ -128,4 +137,4 @@ def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
     if grids:
         label = "Solution" if f.solved else "Where the rules stop"
         out += ["", f"{label}:", "", "```text", values_block(wt.final()), "```"]
-    return "\n".join(out) + "\n"
+    return shown("\n".join(out) + "\n", notation)

@@ -15,7 +15,15 @@ links it uses).  ``steps`` (the whole recorded propagation) is only filled
 with ``--full-trace``.
 
 Schema history: ``/1`` branches held ``steps`` only; ``/2`` adds ``chain``
-and ``end`` and leaves ``steps`` null unless asked for.
+and ``end`` and leaves ``steps`` null unless asked for; ``/3`` (issue 27)
+drops a step's ``pattern_name`` (it named the pattern the rating's walk
+found as if the trial's chain formed it) for ``common_name`` (the name
+players give the step's technique: hidden single, pointing, naked quad, cell
+forcing chains...) and ``rated_pattern`` (the pattern the rating's walk
+finds at a trial's position, which the chain need not form; the pattern
+path shows it), makes ``level`` the highest level the step's proof uses and
+adds ``rule_level`` (its rule's level), and adds the document's
+``notation`` (``book`` or ``compact``: the notation of every sentence).
 """
 
 from __future__ import annotations
@@ -25,8 +33,9 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from grader.core.steps import Branch, Link, Step
+from grader.explainer.names import common_name, shown_level
 
-SCHEMA = "sudoku-grader/explain/2"
+SCHEMA = "sudoku-grader/explain/3"
 
 
 class _Model(BaseModel):
@@ -134,8 +143,14 @@ class BranchModel(_Model):
 class StepModel(_Model):
     number: int = Field(description="1-based position in its chain")
     rule: str = Field(description="rule code from the hierarchy, e.g. single-position")
-    name: str
-    level: int
+    name: str = Field(description="the book's name of the technique, from the hierarchy")
+    common_name: str | None = Field(
+        default=None, description="the name players give the technique (hidden single, naked "
+                                  "single, pointing, claiming, naked quad, cell forcing "
+                                  "chains...), null when none")
+    level: int = Field(description="the highest level the step's proof uses (a trial whose "
+                                   "branches use level-14 rules is of level 14)")
+    rule_level: int = Field(description="the level of the step's rule in the hierarchy")
     reference: str = Field(description="the book's reference, e.g. 'rule 2.1'")
     family: str = Field(description="template family, e.g. single-position, fish, reductio")
     summary: str = Field(description="one line in the book's notation (--detail short)")
@@ -144,8 +159,11 @@ class StepModel(_Model):
     eliminations: list[CellValue] = []
     pattern: PatternModel
     depth: int = Field(0, description="nesting depth of a trial, 0 otherwise")
-    pattern_name: str | None = Field(
-        default=None, description="the name of the pattern a trial's chain forms, when known")
+    rated_pattern: str | None = Field(
+        default=None, description="a trial's position: the pattern the rating's walk finds "
+                                  "there (e.g. skyscraper), whose conclusion the trial also "
+                                  "gives; the trial's chain need not form it (explain --path "
+                                  "patterns shows it); null otherwise")
     se: float | None = Field(
         default=None, description="the pattern's value on Sudoku Explainer's scale (a step of "
                                   "the pattern path where the book's rules stop), else null")
@@ -172,6 +190,8 @@ class Explanation(_Model):
     solved: bool
     path: str = Field("book", description="book (the minimal-level strategy) or patterns (the "
                                           "expert walk's patterns where rules 1-12 stop)")
+    notation: str = Field("book", description="the notation of the sentences: book ((2, 7) != 3, "
+                                              "(4, 9) <- 8) or compact (r2c7<>3, r4c9=8)")
     steps: list[StepModel]
     final: str = Field(description="the values after the last step, '.' for empty")
 
@@ -250,7 +270,9 @@ def step_model(step: Step, number: int, full: bool = False) -> StepModel:
         number=number,
         rule=step.rule,
         name=step.name,
-        level=step.level,
+        common_name=common_name(step),
+        level=shown_level(step),
+        rule_level=step.level,
         reference=step.reference,
         family=step.family,
         summary=step.summary(),
@@ -269,7 +291,7 @@ def step_model(step: Step, number: int, full: bool = False) -> StepModel:
                    for arc in step.pattern.arcs],
         ),
         depth=step.depth,
-        pattern_name=step.pattern_name or None,
+        rated_pattern=step.rated_pattern or None,
         se=step.se,
         branches=[branch_model(step, b, full) for b in step.branches],
     )

@@ -11,6 +11,8 @@ from rich.text import Text
 
 from grader.core.board import Board
 from grader.core.steps import Step
+from grader.explainer.names import beside, shown_level
+from grader.explainer.notation import shown
 from grader.explainer.textgrid import Drawing
 from rules.trial_text import branch_lines, teach_trial
 
@@ -24,11 +26,11 @@ def header(number: int, step: Step, total: int | None = None) -> Text:
     t.append(f"Step {number}" + (f"/{total}" if total else ""), "bold")
     t.append(" · ")
     t.append(step.name, "bold cyan")
-    if step.pattern_name:
-        t.append(f" ({step.pattern_name})", "cyan")
+    if beside(step):
+        t.append(f" ({beside(step)})", "cyan")
     if step.se is not None:
         t.append(f" · SE {step.se:.1f}", "yellow")
-    t.append(f" · level {step.level}", "magenta")
+    t.append(f" · level {shown_level(step)}", "magenta")
     if step.reference:
         t.append(f" · {step.reference}", "dim")
     if step.depth > 1:
@@ -49,24 +51,27 @@ def _style_line(line: str) -> Text:
     return Text(line)
 
 
-def body_lines(step: Step, detail: str = "short", full: bool = False) -> list[str]:
+def body_lines(step: Step, detail: str = "short", full: bool = False,
+               notation: str = "book") -> list[str]:
     """The text of a step at ``detail``: the summary (and a trial's branches:
     their chains, or with ``full`` the whole recorded propagation) or the
-    teach explanation."""
+    teach explanation, in ``notation`` (``book`` or ``compact``)."""
     if detail == "teach":
         if step.branches:
-            return [step.summary(), *teach_trial(step, full).splitlines()]
-        return [step.summary(), *step.explain("teach").splitlines()]
-    lines = [step.summary()]
-    if step.branches:
-        lines += branch_lines(step, full=full)
-    return lines
+            lines = [step.summary(), *teach_trial(step, full).splitlines()]
+        else:
+            lines = [step.summary(), *step.explain("teach").splitlines()]
+    else:
+        lines = [step.summary()]
+        if step.branches:
+            lines += branch_lines(step, full=full)
+    return [shown(line, notation) for line in lines]
 
 
-def body(step: Step, detail: str = "short", full: bool = False) -> Text:
+def body(step: Step, detail: str = "short", full: bool = False, notation: str = "book") -> Text:
     """The step's text; at ``teach`` depth the summary line comes first, in bold."""
     out = Text()
-    for i, line in enumerate(body_lines(step, detail, full)):
+    for i, line in enumerate(body_lines(step, detail, full, notation)):
         if i:
             out.append("\n")
         if i == 0 and detail == "teach":
@@ -79,11 +84,13 @@ def body(step: Step, detail: str = "short", full: bool = False) -> Text:
 def render_step(number: int, step: Step, board: Board | None = None,
                 givens: Collection[int] | None = None, detail: str = "short",
                 total: int | None = None, grid: bool = True,
-                full: bool = False) -> RenderableType:
+                full: bool = False, notation: str = "book") -> RenderableType:
     """One step: header, text, and (with ``board``, the position before the
     step) the candidate grid with the pattern highlighted.  ``full``: a
-    trial's branches as the whole recorded propagation."""
-    parts: list[RenderableType] = [header(number, step, total), body(step, detail, full)]
+    trial's branches as the whole recorded propagation; ``notation``: the
+    sentences' (``book`` or ``compact``)."""
+    parts: list[RenderableType] = [header(number, step, total),
+                                   body(step, detail, full, notation)]
     if grid and board is not None:
         parts.append(Text())
         parts.append(Drawing(board, step, givens))

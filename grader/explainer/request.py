@@ -20,6 +20,7 @@ from pathlib import Path
 
 from grader.core.board import Board
 from grader.explainer.core import ExplainError, UsageError, Walkthrough, walkthrough
+from grader.explainer.notation import shown
 from grader.explainer.position import Position, apply_moves, check_position, load_position
 from grader.formats import Record
 from grader.strategy.engine import Engine
@@ -54,6 +55,8 @@ class ExplainOptions:
     output: Path | None = None
     #: ``patterns`` or ``book`` (see :mod:`grader.explainer.patterns`)
     path: str = "patterns"
+    #: ``book`` ((2, 7) != 3) or ``compact`` (r2c7<>3), see :mod:`grader.explainer.notation`
+    notation: str = "book"
 
     @property
     def depth(self) -> str:
@@ -97,16 +100,17 @@ def document_text(opts: ExplainOptions, pos: Position, wt: Walkthrough) -> str:
     if opts.fmt == "json":
         from grader.explainer.document import document
 
-        doc = document(wt, pencil=pos.pencil, full_trace=opts.full_trace)
+        doc = document(wt, pencil=pos.pencil, full_trace=opts.full_trace, notation=opts.notation)
         return doc.model_dump_json(by_alias=True, indent=2) + "\n"
     if opts.fmt == "html":
         from grader.explainer.html import render_html
 
-        return render_html(wt, full_trace=opts.full_trace)
+        return render_html(wt, full_trace=opts.full_trace, notation=opts.notation)
     if opts.fmt == "markdown":
         from grader.explainer.markdown import render_markdown
 
-        return render_markdown(wt, opts.depth, opts.grid_drawing, full_trace=opts.full_trace)
+        return render_markdown(wt, opts.depth, opts.grid_drawing, full_trace=opts.full_trace,
+                               notation=opts.notation)
     raise ValueError(f"no document for --format {opts.fmt!r} (choose from json, html, "
                      f"markdown)")
 
@@ -119,13 +123,15 @@ def step_count_error(wt: Walkthrough, number: int) -> str | None:
             f"step{'s' if len(wt.steps) != 1 else ''}")
 
 
-def step_json(wt: Walkthrough, number: int, full_trace: bool = False) -> str:
+def step_json(wt: Walkthrough, number: int, full_trace: bool = False,
+              notation: str = "book") -> str:
     """Step ``number`` (1-based, which exists) as ``--step N --format json`` writes it."""
     from grader.explainer.model import step_model
 
     step = wt.step(number - 1)
     assert step is not None
-    return step_model(step, number, full_trace).model_dump_json(by_alias=True, indent=2) + "\n"
+    text = step_model(step, number, full_trace).model_dump_json(by_alias=True, indent=2)
+    return shown(text, notation) + "\n"
 
 
 def no_step_message(wt: Walkthrough) -> str:
@@ -134,7 +140,8 @@ def no_step_message(wt: Walkthrough) -> str:
             else "No rule of the hierarchy applies from here.")
 
 
-def hint_json(wt: Walkthrough, level: str, full_trace: bool = False) -> str:
+def hint_json(wt: Walkthrough, level: str, full_trace: bool = False,
+              notation: str = "book") -> str:
     """``--hint LEVEL --format json``: the level and the hint (and the step, at
     ``full``); ``{"hint": null, ...}`` when no step comes next."""
     from grader.explainer.hints import hint_level, technique_hint, where_hint
@@ -148,7 +155,7 @@ def hint_json(wt: Walkthrough, level: str, full_trace: bool = False) -> str:
     data: dict[str, object] = {"level": level, "hint": pointer}
     if level == "full":
         data["step"] = step_model(step, 1, full_trace).model_dump(mode="json")
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return shown(json.dumps(data, indent=2, ensure_ascii=False), notation) + "\n"
 
 
 def explain_text(opts: ExplainOptions) -> str:
@@ -163,9 +170,9 @@ def explain_text(opts: ExplainOptions) -> str:
         why = step_count_error(wt, opts.step_number)
         if why is not None:
             raise UsageError(why)
-        return step_json(wt, opts.step_number, opts.full_trace)
+        return step_json(wt, opts.step_number, opts.full_trace, opts.notation)
     if opts.hint is not None:
-        return hint_json(wt, opts.hint, opts.full_trace)
+        return hint_json(wt, opts.hint, opts.full_trace, opts.notation)
     return document_text(opts, pos, wt)
 
 

@@ -48,7 +48,7 @@ def read_key_tty(fd: int | None = None) -> str:
 
 
 def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = True,
-         read_key: Callable[[], str] = read_key_tty) -> int:
+         read_key: Callable[[], str] = read_key_tty, notation: str = "book") -> int:
     """Interactive walk; returns how many distinct steps were shown."""
     i = 0
     shown = 0
@@ -65,8 +65,8 @@ def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = 
             console.print(Text("[b] back   [q] or [Enter] quit", style="dim"))
         else:
             shown = max(shown, i + 1)
-            console.print(render_step(i + 1, step, wt.before(i), wt.givens, detail, total, grid),
-                          soft_wrap=False)
+            console.print(render_step(i + 1, step, wt.before(i), wt.givens, detail, total, grid,
+                                      notation=notation), soft_wrap=False)
             console.print(Text(PROMPT, style="dim"))
         key = read_key()
         if key in QUIT:
@@ -80,13 +80,13 @@ def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = 
 
 
 def print_all(wt: Walkthrough, console: Console, detail: str = "teach",
-              grid: bool = True) -> int:
+              grid: bool = True, notation: str = "book") -> int:
     """Every step in turn, separated by a rule line (non-interactive walk)."""
     count = 0
     for number, board, step in wt:
         console.print(Rule(f"step {number}", characters="═"))
-        console.print(render_step(number, step, board, wt.givens, detail, None, grid),
-                      soft_wrap=not console.is_terminal)
+        console.print(render_step(number, step, board, wt.givens, detail, None, grid,
+                                  notation=notation), soft_wrap=not console.is_terminal)
         count += 1
     console.print(Rule("end", characters="═"))
     console.print(facts(wt).sentence(), markup=False)

@@ -249,9 +249,10 @@ class Engine:
         """Easiest trial first: ``step`` is the first step of the trial rule
         (and depth) the strategy needs; among that rule's steps, take the one
         that gives the conclusion of the easiest pattern or chain the position
-        holds (see :func:`grader.strategy.expert.families.easiest_hints`), named as
-        players name it.  The rule and the depth are the strategy's, so levels
-        and depths are unchanged.  ``step`` itself when no pattern is found or
+        holds (see :func:`grader.strategy.expert.families.easiest_hints`), with
+        that pattern's family as ``rated_pattern`` (the chain need not form
+        it).  The rule and the depth are the strategy's, so levels and depths
+        are unchanged.  ``step`` itself when no pattern is found or
         none of its conclusions comes from a step of that rule."""
         if not step.depth or not self._chooses():
             return step
@@ -267,19 +268,19 @@ class Engine:
             targets = _targets(hint)
             for found in find_for(board, targets, hint.cells):
                 if board.progress(found):
-                    return replace(found, pattern_name=hint.family)
+                    return replace(found, rated_pattern=hint.family)
         return step
 
     def _named(self, board: Board, step: Step, hints: Sequence[Hint] | None = None) -> Step:
-        """``step`` named after the first of the position's easiest hints
-        whose conclusion it gives, when one does."""
+        """``step`` with ``rated_pattern``: the family of the first of the
+        position's easiest hints whose conclusion it gives, when one does."""
         if hints is None:
             hints = easiest_hints(board, self.kernel.name)[:EASIEST_HINTS]
         after = board.copy()
         after.apply(step)
         for hint in hints:
             if any(holds(after, t) for t in _targets(hint)):
-                return replace(step, pattern_name=hint.family)
+                return replace(step, rated_pattern=hint.family)
         return step
 
     def attach_solution(self, board: Board, solution: Sequence[int] | None = None) -> None:

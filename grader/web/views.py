@@ -20,6 +20,7 @@ from grader.explainer import hint as hint_text
 from grader.explainer.document import candidates_list, values_string
 from grader.explainer.html import step_legend, step_teach
 from grader.explainer.model import step_model
+from grader.explainer.names import beside, shown_level
 from grader.explainer.svg import grid_svg
 from grader.web.work import Solved, check_frame, fold_move
 
@@ -69,7 +70,7 @@ def summary(s: Solved) -> dict[str, Any]:
             "index": s.wrong, "move": s.moves[s.wrong], "message": wrong_message(s)},
         "status": s.status, "contradiction": s.contradiction, "sentence": s.sentence,
         "grade": s.grade, "total": len(s.steps), "end": len(s.steps) + 1,
-        "steps": [{"number": i, "name": st.name, "level": st.level, "depth": st.depth,
+        "steps": [{"number": i, "name": st.name, "level": shown_level(st), "depth": st.depth,
                    "trial": bool(st.branches), "pattern_name": st.pattern_name or None,
                    "se": st.se, "summary": st.summary()}
                   for i, st in enumerate(s.steps, start=1)],
@@ -78,11 +79,11 @@ def summary(s: Solved) -> dict[str, Any]:
 
 def _heading(step: Step, number: int, total: int | None) -> str:
     ref = f" · {escape(step.reference)}" if step.reference else ""
-    named = f" ({escape(step.pattern_name)})" if step.pattern_name else ""
+    named = f" ({escape(beside(step))})" if beside(step) else ""
     of = f"/{total}" if total is not None else ""
     se = f"SE {step.se:.1f} · " if step.se is not None else ""
     return (f'<h2>Step {number}{of} · {escape(step.name)}{named} '
-            f'<span class="meta">{se}level {step.level}{ref}</span></h2>'
+            f'<span class="meta">{se}level {shown_level(step)}{ref}</span></h2>'
             f'<p class="summary">{escape(step.summary())}</p>')
 
 

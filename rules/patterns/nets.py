@@ -28,12 +28,12 @@ from grader.core.rule import Rule
 from grader.core.steps import Branch, Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
+from grader.strategy.serate.chainhint import chain_name
+from grader.strategy.serate.tiers import MAX_LEVEL
 from grader.strategy.trials.branches import after, phases, record_branch
 from grader.strategy.trials.chains import Target, holds
 from rules.patterns.base import PatternFamily, cand, cells, conclusion, rc, unit
 from rules.singles import SinglePosition
-from grader.strategy.serate.chainhint import chain_name
-from grader.strategy.serate.tiers import MAX_LEVEL
 from rules.trial_text import teach_trial
 
 #: the deepest nesting tried for a proof (the walk's nested levels need 2)
