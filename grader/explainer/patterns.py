@@ -16,7 +16,9 @@ forcing chains (:mod:`grader.strategy.serate`), shown as forcing chains
 (:mod:`rules.patterns.nets`).  Where the walk ends (a position that needs a
 chaining level the default setting does not search, rated by that level's
 base) the path shows the book's trial there, named and valued as the walk
-rates it, then the book's path to the end.  Grids of other sizes than 9x9,
+rates it, and goes on in the same way to the end: the patterns and chains
+the walk would find, and the book's trials where they do not reach.  Those
+steps come after the rating's walk has ended: they carry no value.  Grids of other sizes than 9x9,
 which the walk does not rate, and walks limited to levels below the trials
 (``max_level``) follow the book path.
 """
@@ -57,6 +59,7 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
     plain = tuple(sorted(rater.plain, key=lambda r: r.level))
     families = pattern_families()
     rating = 0
+    rated = True  # until the walk ends
     while not work.is_solved():
         step = next_step_of(work, plain)
         if step is not None:
@@ -64,33 +67,35 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
             yield step
             continue
         move = rater.next_move(work, rating)
-        if move is None or not move.hints:  # the walk ends here: the book's path on
-            yield from _beyond(work, engine, move, families)
-            return
-        rating = max(rating, move.rating)
+        if move is None or not move.hints:  # the walk ends here
+            step = _book_trial(work, engine, move if rated else None, families)
+            if step is None:
+                return
+            rated = False
+            work.apply(step)
+            yield step
+            continue
+        rating = max(rating, move.rating) if rated else rating
         before = work.copy()
-        yield from _hints(work, move.hints, families, engine)
+        for step in _hints(work, move.hints, families, engine):
+            yield step if rated else replace(step, se=None)
         # a useful hint always moves: a walk that would loop is a bug
         if work.cands == before.cands and work.values == before.values:
             raise RuntimeError(f"the walk's {move.family} does not move {work.to_string()}")
 
 
-def _beyond(work: Board, engine: Engine, move: Move | None,
-            families: Mapping[str, Any]) -> Iterator[Step]:
-    """Where the walk ends (rated by a bound: the first chaining level the
-    default setting does not search) or stops (nothing it knows moves): the
-    book's trial there, named and valued as the walk rates the position,
-    then the book's path to the end."""
+def _book_trial(work: Board, engine: Engine, move: Move | None,
+                families: Mapping[str, Any]) -> Step | None:
+    """The book's trial where the walk ends (rated by a bound: the first
+    chaining level the default setting does not search; ``move``), named
+    and valued as the walk rates the position; or, after the walk's end, where
+    nothing it searches moves, the book's trial as it is (not rated)."""
     step = engine.next_step(work)
-    if step is None:
-        return
-    if move is not None:
-        net = families.get(NETS)
-        step = net.label(step, move.family, move.rating) if net is not None else replace(
-            step, se=move.rating / 10)
-    work.apply(step)
-    yield step
-    yield from engine.steps(work)
+    if step is None or move is None:
+        return step
+    net = families.get(NETS)
+    return (net.label(step, move.family, move.rating) if net is not None
+            else replace(step, se=move.rating / 10))
 
 
 def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, Any],

@@ -115,14 +115,26 @@ class ForcingNet(PatternFamily):
 
     @staticmethod
     def summarize(step: Step) -> str:
+        """``r9c9=2 leads to a contradiction``, ``r5c2 is 3, 5 or 8, and each
+        leads there``, ``8 is in r9c4, r9c5 or r9c7 (row 9), and each leads
+        there (r9c7=8 to a contradiction)``."""
         geo = step.geo
-        ends = [_end_word(b) for b in step.branches]
-        if len(step.branches) == 1:
-            b = step.branches[0]
-            return f"{cand(geo, b.cell, b.value)} leads to {ends[0]}"
-        alts = ", ".join(f"{cand(geo, b.cell, b.value)} ({e})"
-                         for b, e in zip(step.branches, ends, strict=True))
-        return f"each of {alts}"
+        branches = step.branches
+        if len(branches) == 1:
+            b = branches[0]
+            return f"{cand(geo, b.cell, b.value)} leads to a contradiction"
+        dead = [cand(geo, b.cell, b.value) for b in branches if b.conflict is not None]
+        if step.pattern.regions:
+            region = step.pattern.regions[0][0]
+            head = (f"{geo.symbol(step.pattern.values[0])} is in "
+                    f"{_or([rc(geo, b.cell) for b in branches])} ({unit(geo, region)})")
+        else:
+            head = (f"{rc(geo, branches[0].cell)} is "
+                    f"{_or([geo.symbol(b.value) for b in branches])}")
+        if len(dead) == len(branches):
+            return f"{head}, and each leads to a contradiction"
+        tail = f" ({_or(dead)} to a contradiction)" if dead else ""
+        return f"{head}, and each leads there{tail}"
 
     @staticmethod
     def trial_parts(step: Step) -> tuple[str, str]:
@@ -160,7 +172,13 @@ class ForcingNet(PatternFamily):
 
     @staticmethod
     def teach(step: Step) -> str:
-        return teach_trial(step)
+        text = teach_trial(step)
+        if step.name.endswith("(not searched)"):
+            text += ("\nThe rating's walk ends here: the default setting does not search this "
+                     "nesting level of Sudoku Explainer's chains (grade --se full does), so the "
+                     "value is the level's base, a lower bound, and the steps after this one "
+                     "are not rated.")
+        return text
 
     @staticmethod
     def where(step: Step) -> str:
@@ -204,9 +222,8 @@ def sources(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], i
 def _cells(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:
     for c in range(board.geo.ncells):
         if not board.values[c] and 2 <= board.cands[c].bit_count() <= most:
-            alts = [(c, v) for v in values_of(board.cands[c])]
-            if not any(a in hint.placements for a in alts):
-                yield alts, -1
+            if c not in _target_cells(hint):
+                yield [(c, v) for v in values_of(board.cands[c])], -1
 
 
 def _regions(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:
@@ -215,9 +232,14 @@ def _regions(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[i
         for v in range(1, geo.n + 1):
             bit = 1 << (v - 1)
             places = [c for c in geo.regions[r] if board.cands[c] & bit and not board.values[c]]
-            alts = [(c, v) for c in places]
-            if 2 <= len(places) <= most and not any(a in hint.placements for a in alts):
-                yield alts, r
+            if 2 <= len(places) <= most and not _target_cells(hint) & set(places):
+                yield [(c, v) for c in places], r
+
+
+def _target_cells(hint: Hint) -> set[int]:
+    """The cells the hint's conclusions are about: a branch starting there
+    would prove them in no line at all."""
+    return {c for c, _ in (*hint.placements, *hint.eliminations)}
 
 
 def _named(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], int]]:
@@ -286,11 +308,8 @@ def _rest(board: Board, alts: Sequence[tuple[int, int]], targets: Sequence[Targe
     return set(targets) <= gives
 
 
-def _end_word(b: Branch) -> str:
-    if b.conflict is not None:
-        return "a contradiction"
-    k = len(b.chain.links) if b.chain is not None else len(b.steps)
-    return f"the conclusion in {k} step{'s' if k != 1 else ''}"
+def _or(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _propagation_words(step: Step) -> str:
