@@ -34,8 +34,25 @@ def test_dask_fresh_run_equals_local(tmp_path: Path) -> None:
     assert without_seconds(jsonl(p.stdout)) == without_seconds(jsonl(local.stdout))
 
 
+def _graded_on_a_worker(cfg: object, tasks: list, timeout: float | None) -> list[dict]:
+    """``tasks`` graded as a Dask worker thread grades a chunk: the run's plugin set
+    up (no cluster: the worker object is only named in messages), then the chunk."""
+    import pickle
+
+    from grader.bulk.dask_worker import GradePlugin, grade_chunk, identity
+
+    name = f"test-{timeout}"
+    plugin = GradePlugin(name, cfg, timeout, identity())  # type: ignore[arg-type]
+    plugin.setup(worker=None)
+    try:
+        answers, seconds = grade_chunk(name, pickle.dumps(tasks))
+    finally:
+        plugin.teardown(worker=None)
+    assert seconds >= 0
+    return [d for d, _ in answers]
+
+
 def test_dask_timeout_interrupts_the_grid_in_its_thread() -> None:
-    from grader.bulk.dask import grade_chunk
     from grader.bulk.task import GradeConfig
     from grader.formats import parse_grid_token
 
@@ -43,10 +60,45 @@ def test_dask_timeout_interrupts_the_grid_in_its_thread() -> None:
     hard = parse_grid_token(
         "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..")
     task = (1, 1, 3, 3, hard.values)
-    res = [d for d, _ in grade_chunk(GradeConfig(), [task], 0.001)]
+    res = _graded_on_a_worker(GradeConfig(), [task], 0.001)
     assert res[0]["verdict"] == "timeout" and res[0]["index"] == 1
-    res = [d for d, _ in grade_chunk(GradeConfig(), [task], None)]
+    res = _graded_on_a_worker(GradeConfig(), [task], None)
     assert res[0]["verdict"] == "ok" and res[0]["level"] >= 13
+
+
+def test_a_chunk_without_its_plugin_names_the_problem() -> None:
+    from grader.bulk.dask_worker import WorkerMismatch, grade_chunk
+
+    with pytest.raises(WorkerMismatch, match="has not received the run's configuration"):
+        grade_chunk("no-such-run", b"")
+
+
+def test_mismatch_says_what_differs() -> None:
+    from grader.bulk.dask_worker import mismatch
+
+    here = ("1.0", ("a = m:A (d 1.0)",))
+    assert mismatch("tcp://w:1", here, here) is None
+    assert mismatch("tcp://w:1", here, ("0.9", here[1])) == (
+        "the Dask worker tcp://w:1 runs sudoku-grader 0.9, this command 1.0: install the "
+        "same version on every worker")
+    assert "lacks a = m:A (d 1.0)" in (mismatch("tcp://w:1", here, ("1.0", ())) or "")
+    assert "has b = m:B (e 2), which this command lacks" in (
+        mismatch("tcp://w:1", here, ("1.0", (*here[1], "b = m:B (e 2)"))) or "")
+
+
+def test_chunks_follow_the_measured_cost_of_a_grid() -> None:
+    from grader.bulk.dask import CHUNK_SECONDS, FIRST_CHUNK, ChunkSize
+
+    c = ChunkSize(cap=1000)
+    assert c.size == FIRST_CHUNK  # nothing measured yet
+    c.measured(10, 10 * 0.0002)  # easy grids: 0.2 ms each
+    assert c.size == min(1000, int(CHUNK_SECONDS / 0.0002))
+    for _ in range(20):
+        c.measured(5, 5 * 0.5)  # hard grids, half a second each
+    assert c.size == 1
+    c = ChunkSize(cap=64)
+    c.measured(100, 1e-6)
+    assert c.size == 64  # never above the cap
 
 
 @pytest.mark.slow

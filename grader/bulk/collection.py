@@ -23,6 +23,7 @@ from typing import Any
 from ..formats import InputError
 from ..hierarchy import Hierarchy, default_hierarchy
 from .codec import extra_columns, to_model
+from .dask import ClusterLost
 from .options import GradeOptions, GradeUsageError, check
 from .output import OutputFile
 from .pipeline import Entry, RunStats, run
@@ -162,6 +163,9 @@ class _Run:
                        progress=bar, settled=sink.flush if sink is not None else None)
         except (InputError, ResumeError, WorkerFailed) as e:
             raise GradeUsageError(str(e)) from None
+        except ClusterLost as e:  # stopped mid-way (exit 1): what was written is kept
+            more = f": rerun with --resume to continue {opts.output}" if opts.output else ""
+            raise GradeUsageError(f"{e}{more}", EXIT_NOT_OK) from None
         finally:
             bar.stop()
 
