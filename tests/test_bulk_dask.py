@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bulk_helpers import PUZZLES, first_grids, grade, jsonl, without_seconds
@@ -107,3 +108,78 @@ def test_unreachable_scheduler_is_a_usage_error() -> None:
               "-f", "jsonl", timeout=120)
     assert p.returncode == 2
     assert "Traceback" not in p.stderr and "Dask" in p.stderr
+
+
+def test_a_worker_that_differs_refuses_the_run_and_its_chunks() -> None:
+    """Setup on a worker of another version fails, naming both versions; a chunk
+    sent there anyway (a worker that joined later) fails with the same words."""
+    from grader.bulk.dask_worker import GradePlugin, WorkerMismatch, grade_chunk
+    from grader.bulk.task import GradeConfig
+
+    plugin = GradePlugin("test-other", GradeConfig(), None, ("0.0.0-other", ()))
+    with pytest.raises(WorkerMismatch, match=r"runs sudoku-grader \S+, this command "
+                                             r"0\.0\.0-other: install the same version"):
+        plugin.setup(worker=None)
+    try:
+        with pytest.raises(WorkerMismatch, match="this command 0.0.0-other"):
+            grade_chunk("test-other", b"")
+    finally:
+        plugin.teardown(worker=None)
+
+
+class _Future:
+    """A chunk's future as the pool sees it: its status and its exception."""
+
+    def __init__(self, status: str, exc: BaseException | None = None) -> None:
+        self.status, self.exc = status, exc
+
+    def exception(self) -> BaseException | None:
+        return self.exc
+
+
+def _pool_of(futures: dict) -> Any:
+    """A DaskPool with no cluster: only what a failed chunk touches."""
+    from grader.bulk.dask import ChunkSize, DaskPool
+    from grader.bulk.task import GradeConfig
+
+    pool = object.__new__(DaskPool)
+    pool.cfg, pool.address, pool._lost = GradeConfig(), "tcp://x:1", None
+    pool._futures, pool._count, pool.chunks = futures, sum(map(len, futures.values())), \
+        ChunkSize(8)
+    pool.sent = []
+    pool._send = lambda tasks: (pool._futures.__setitem__(_Future("pending"), tasks),
+                                pool.sent.append(tasks))
+    return pool
+
+
+def test_a_chunk_that_kills_its_workers_is_split_then_its_grid_is_an_error() -> None:
+    from distributed.scheduler import KilledWorker
+
+    tasks = [(i, i, 2, 2, (0,) * 16) for i in (1, 2, 3)]
+    chunk = _Future("error", KilledWorker("k", "tcp://w:1", 3))
+    pool = _pool_of({chunk: tasks})
+    out: list = []
+    pool._failed(chunk, out)
+    assert out == [] and pool.sent == [[t] for t in tasks]
+    assert pool.outstanding() == 3
+    single = next(f for f, t in pool._futures.items() if t == [tasks[1]])
+    single.status, single.exc = "error", KilledWorker("k", "tcp://w:2", 3)
+    pool._failed(single, out)
+    assert [(d["index"], d["verdict"], d["message"]) for d, _ in out] == [
+        (2, "error", "the Dask workers died on this grid")]
+    assert pool.outstanding() == 2 and pool._lost is None
+
+
+def test_a_cancelled_chunk_is_a_lost_scheduler_and_other_failures_stop_the_run() -> None:
+    from grader.bulk.dask import ClusterLost
+
+    task = (1, 1, 2, 2, (0,) * 16)
+    cancelled = _Future("cancelled")
+    pool = _pool_of({cancelled: [task]})
+    pool._failed(cancelled, [])
+    assert isinstance(pool._lost, ClusterLost)
+    assert str(pool._lost) == "lost the connection to the Dask scheduler at tcp://x:1"
+    broken = _Future("error", ValueError("boom"))
+    pool = _pool_of({broken: [task]})
+    pool._failed(broken, [])
+    assert str(pool._lost) == "a Dask task failed: ValueError: boom"
