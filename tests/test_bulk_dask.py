@@ -183,3 +183,17 @@ def test_a_cancelled_chunk_is_a_lost_scheduler_and_other_failures_stop_the_run()
     pool = _pool_of({broken: [task]})
     pool._failed(broken, [])
     assert str(pool._lost) == "a Dask task failed: ValueError: boom"
+
+
+def test_the_chunks_in_flight_are_bounded() -> None:
+    """However long the input, the pool takes grids only while it has fewer than
+    ``slots`` chunks in flight: memory does not grow with the input."""
+    pool = _pool_of({})
+    pool.slots, pool._pending = 3, []
+    pool.chunks.size = 4
+    taken = 0
+    while pool.free() > 0:
+        pool.submit((taken, taken, 2, 2, (0,) * 16))
+        taken += 1
+    assert taken == 12 and len(pool._futures) == 3 and pool.outstanding() == 12
+    assert [len(t) for t in pool._futures.values()] == [4, 4, 4]
