@@ -197,3 +197,13 @@ def test_the_chunks_in_flight_are_bounded() -> None:
         taken += 1
     assert taken == 12 and len(pool._futures) == 3 and pool.outstanding() == 12
     assert [len(t) for t in pool._futures.values()] == [4, 4, 4]
+
+
+def test_a_worker_without_sudoku_grader_is_named() -> None:
+    task = (1, 1, 2, 2, (0,) * 16)
+    # how Dask hands back a task that a worker could not even unpickle
+    bare = _Future("error", Exception("ModuleNotFoundError(\"No module named 'grader'\")"))
+    pool = _pool_of({bare: [task]})
+    pool._failed(bare, [])
+    assert str(pool._lost).startswith("a Dask worker cannot load sudoku-grader (")
+    assert str(pool._lost).endswith("): install the same version on every worker")

@@ -115,10 +115,13 @@ class DaskPool:
         except BaseException as e:
             with contextlib.suppress(Exception):  # not left for the workers that join
                 self.client.unregister_worker_plugin(self.name)
-            if isinstance(e, ImportError):
+            if isinstance(e, WorkerMismatch | KeyboardInterrupt | OSError):
+                raise
+            if isinstance(e, ImportError) or "No module named" in str(e):
                 raise WorkerMismatch(f"the Dask workers cannot load sudoku-grader ({e}): "
                                      "install the same version on every worker") from None
-            raise
+            raise WorkerMismatch(f"the Dask workers cannot set up the run: "
+                                 f"{type(e).__name__}: {e}") from None
 
     # -- the Pool protocol ---------------------------------------------------
     def free(self) -> int:
@@ -231,6 +234,10 @@ class DaskPool:
             self._lost = self._lost or self._gone()
         elif isinstance(exc, WorkerMismatch):
             self._lost = self._lost or ClusterLost(str(exc))
+        elif "No module named" in str(exc):  # a worker without sudoku-grader joined
+            self._lost = self._lost or ClusterLost(
+                f"a Dask worker cannot load sudoku-grader ({exc}): install the same version "
+                "on every worker")
         else:
             self._lost = self._lost or ClusterLost(
                 f"a Dask task failed: {type(exc).__name__}: {exc}")
