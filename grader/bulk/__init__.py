@@ -12,6 +12,9 @@ pool            the :class:`Pool` protocol, the inline pool, choosing a pool
 processes       the pool of worker processes
 outbox          a worker process's side of it: its loop, its batches of answers
 dask            the pool on a Dask cluster (``--dask``)
+dask_worker     a Dask worker's side: the run's plugin, a chunk graded
+dask_local      reaching a scheduler, or starting ``--dask local``'s cluster
+dask_warm       what ``--dask local``'s fork server loads for every worker
 pipeline        the ordered run loop: read, grade, hand back in input order
 resume          reading an output back; ``--resume``'s cursor and settings
 output          the ``--output`` file: lock, columns, resume checks, appending

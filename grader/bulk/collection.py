@@ -24,6 +24,7 @@ from rich.markup import escape
 
 from grader.bulk.capacity import plan_jobs
 from grader.bulk.codec import extra_columns, to_model
+from grader.bulk.dask import ClusterLost
 from grader.bulk.options import GradeOptions, GradeUsageError, check, normalized
 from grader.bulk.output import OutputFile
 from grader.bulk.pipeline import Entry, RunStats, run
@@ -191,6 +192,9 @@ class _Run:
             return stats
         except (InputError, ResumeError, WorkerFailed) as e:
             raise GradeUsageError(str(e)) from None
+        except ClusterLost as e:  # stopped mid-way (exit 1): what was written is kept
+            more = f": rerun with --resume to continue {opts.output}" if opts.output else ""
+            raise GradeUsageError(f"{e}{more}", EXIT_NOT_OK) from None
         finally:
             bar.stop()
 

@@ -195,11 +195,11 @@ def _check_extras(opts: GradeOptions) -> None:
         except EngineUnavailable as e:
             raise GradeUsageError(f"--check-engine: {e}") from None
     if opts.dask is not None:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise GradeUsageError("--dask needs dask.distributed: pip install "
-                             "'sudoku-grader[dask]'") from None
+        import importlib.util
+
+        if importlib.util.find_spec("distributed") is None:  # not imported: a local cluster
+            raise GradeUsageError("--dask needs dask.distributed: pip install "  # starts first
+                                  "'sudoku-grader[dask]'")
 
 
 def _check_files(opts: GradeOptions) -> None:

@@ -76,6 +76,18 @@ def _fast_version(argv: list[str]) -> None:
         raise SystemExit(0)
 
 
+def _early_dask(argv: list[str]) -> None:
+    """``grade --dask local``: the local cluster's fork server starts loading Dask
+    and the grader now, on another core, while this process imports the rest."""
+    args = argv[: argv.index("--")] if "--" in argv else argv
+    for i, a in enumerate(args):
+        if a == "--dask=local" or (a == "--dask" and args[i + 1: i + 2] == ["local"]):
+            from grader.bulk.dask_local import start_fork_server
+
+            start_fork_server()
+            return
+
+
 def build_app() -> Any:
     import typer
 
@@ -108,6 +120,8 @@ def build_app() -> Any:
 def _single(name: str) -> Callable[[], None]:
     def run() -> None:
         _fast_version(sys.argv[1:])
+        if name == "grade":
+            _early_dask(sys.argv[1:])
         import typer
 
         loaded = _load(name)
@@ -128,6 +142,8 @@ def _single(name: str) -> Callable[[], None]:
 
 def main() -> None:
     _fast_version(sys.argv[1:])
+    if sys.argv[1:2] == ["grade"]:
+        _early_dask(sys.argv[2:])
     guarded("grader", lambda: build_app()(prog_name="python -m grader"))
 
 
