@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from grader.cli.common import (
-    EXIT_OK,
     InputFormat,
     err,
     fail,
@@ -217,11 +216,9 @@ def grade_command(
 
     h = hierarchy_option(hierarchy, propagation)
     if list_rules:
-        from grader.cli.rules import print_rules
-        from grader.strategy.plugins import rule_table
+        from grader.cli.rules import list_rules as listing
 
-        print_rules(rule_table(h), h.name)
-        raise typer.Exit(EXIT_OK)
+        raise typer.Exit(listing(h))
     opts = GradeOptions(
         inputs=tuple(inputs or ()), output_format=output_format.value if output_format else None,
         input_format=input_format.value, box=box, hierarchy=h, strict=strict, column=column,
