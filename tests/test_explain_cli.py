@@ -215,7 +215,8 @@ def test_step_without_terminal_prints_steps_with_separators():
 
 @pytest.mark.parametrize("args,code,message", [
     (["no-such-file.txt"], 2, "no-such-file.txt: no such file"),
-    (["1234"], 1, "malformed"),
+    (["1234"], 2, "1234: cannot open"),  # neither a file nor a grid: as grade says
+    (["1234" * 20 + "x"], 1, "malformed"),
     (["." * 81], 1, "multiple-solutions"),
     ([FIG21[:2] + "6" + FIG21[3:]], 1, "contradiction: 6 appears twice in row R1"),
     ([str(PUZZLES / "book-figures.jsonl"), "--index", "99"], 2, "no grid number 99"),
@@ -227,8 +228,8 @@ def test_errors_are_clear(args, code, message):
     assert "Traceback" not in r.output
 
 
-def test_standard_input_and_max_level():
-    r = run("-", "--max-level", "1", "--no-grid", input=FIG["fig2.3"]["puzzle"] + "\n")
+def test_standard_input_and_rules_up_to():
+    r = run("-", "--rules-up-to", "1", "--no-grid", input=FIG["fig2.3"]["puzzle"] + "\n")
     assert r.exit_code == 0, r.output
     assert "single candidate" not in r.output
     assert "stuck" in r.output  # single position alone cannot start Fig 2.3
@@ -239,7 +240,7 @@ def test_standard_input_and_max_level():
 def test_help_documents_every_option():
     r = runner.invoke(app, ["explain", "--help"])
     for opt in ("--index", "--format", "--detail", "--step", "--hint", "--moves", "--grid",
-                "--output", "--max-level", "--input-format", "--box", "--hierarchy",
+                "--output", "--rules-up-to", "--input-format", "--box", "--hierarchy",
                 "--full-trace"):
         assert opt in r.output
 

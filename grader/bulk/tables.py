@@ -68,7 +68,7 @@ def results_table(rows: list[GradeResult], title: str | None, width: int,
     False (standard output is not a terminal): no cell is shortened."""
     from rich import box
 
-    with_message = any(r.message for r in rows) and (width >= 110 or not cut)
+    with_message = any(r.message for r in rows) and width >= 110
     with_depth = any(r.depth and r.depth > 1 for r in rows)
     t = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1, 0, 0))
     keep = []

@@ -43,14 +43,27 @@ err = make_console(stderr=True, highlight=False, soft_wrap=True)
 
 def command_name() -> str:
     """The command running (``grade``, ``pair generate``), for messages."""
-    import click
-
     from grader.cli.guard import command_name as strip
 
-    ctx = click.get_current_context(silent=True)
+    ctx = _current_context()
     if ctx is not None:
         return strip(ctx.command_path)
-    return Path(sys.argv[0]).name or "grader"
+    name = Path(sys.argv[0]).name
+    return "grader" if name in ("", "__main__.py", "-c") else name
+
+
+def _current_context() -> Any:
+    """The click context of the command running: typer's own copy of click's
+    (recent typer vendors click), else click's."""
+    for module in ("typer._click.globals", "click.globals"):
+        try:
+            mod = __import__(module, fromlist=["get_current_context"])
+        except ImportError:
+            continue
+        ctx = mod.get_current_context(silent=True)
+        if ctx is not None:
+            return ctx
+    return None
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:

@@ -32,13 +32,13 @@ from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
+    DeprecatedRunTimeoutOpt,
     HierarchyOpt,
     JobsOpt,
     OutputOpt,
     OverwriteOpt,
     QuietOpt,
     SeedOpt,
-    DeprecatedRunTimeoutOpt,
     StopAfterOpt,
     VersionOpt,
     check_output,
@@ -183,7 +183,8 @@ def generate_command(
         number=count_alias if count_alias is not None else count, size=size,
         box=box_option(box), symmetry=symmetry.value, minimal=minimal, min_givens=min_givens,
         max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs, quiet),
-        timeout=timeout if timeout is not None else old_timeout, output_format=output_format.value, with_solution=with_solution,
+        timeout=timeout if timeout is not None else old_timeout,
+        output_format=output_format.value, with_solution=with_solution,
         pack=pack, hierarchy=h, hierarchy_file=hierarchy)
     try:
         plan = prepare(opts)

@@ -66,13 +66,16 @@ def usage_line(name: str, error: Exception) -> str:
     where = command_name(ctx.command_path) if ctx is not None else name
     fmt = getattr(error, "format_message", None)
     message = fmt() if callable(fmt) else str(error)
+    if type(error).__name__ == "NoArgsIsHelpError":  # the help itself, kept as it is
+        return f"{where}: error: {message}"
     return f"{where}: error: {' '.join(str(message).split())}"
 
 
 def command_name(path: str) -> str:
     """``grade``, ``pair generate``: a command path less the umbrella's name."""
-    path = path.removeprefix("python -m grader").strip()
-    return path or "grader"
+    for umbrella in ("python -m grader ", "grader "):
+        path = path.removeprefix(umbrella)
+    return path.strip() or "grader"
 
 
 def guarded(name: str, command: Callable[[], object]) -> None:
@@ -104,7 +107,7 @@ def guarded(name: str, command: Callable[[], object]) -> None:
     except Exception as e:  # noqa: BLE001 - a bug: one line, not a traceback
         kinds = {k.__name__ for k in type(e).__mro__}  # click's, or typer's own copy of it
         if "NoArgsIsHelpError" in kinds:  # a bare group: its help, as click prints it
-            _write_line(str(getattr(e, "format_message", lambda: e)()), newlines=True)
+            _write_line(usage_line(name, e).split(": error: ", 1)[1], newlines=True)
             sys.exit(EXIT_USAGE)
         if "UsageError" in kinds:
             _write_line(usage_line(name, e))
