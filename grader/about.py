@@ -16,7 +16,7 @@ from grader.core.env import accelerator_built, accelerator_disabled
 
 DIST = "sudoku-grader"
 #: the package version when the distribution metadata is not there (a bare checkout)
-FALLBACK_VERSION = "0.1.0"
+FALLBACK_VERSION = "0.2.0"
 #: the entry-point group of rule plugins (grader.strategy.plugins.GROUP, not imported:
 #: it loads the engine)
 GROUP = "sudoku_grader.rules"

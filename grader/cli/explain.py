@@ -36,6 +36,7 @@ from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
+    ExplainSchemaOpt,
     HierarchyOpt,
     OutputOpt,
     OverwriteOpt,
@@ -181,7 +182,7 @@ def explain_command(
     max_level: OldMaxLevelOpt = None,
     input_format: ExplainInputFormatOpt = ExplainInputFormat.auto, box: BoxOpt = None,
     hierarchy: HierarchyOpt = None, quiet: QuietOpt = False, color: ColorOpt = Color.auto,
-    version: VersionOpt = None,
+    version: VersionOpt = None, schema: ExplainSchemaOpt = None,
 ) -> None:
     """Explain how to solve a grid, step by step, in the book's notation.
 

@@ -28,6 +28,7 @@ from grader.cli.options import (
     ColorOpt,
     ColumnOpt,
     DeprecatedTimeoutOpt,
+    GradeSchemaOpt,
     HierarchyOpt,
     InputFormatOpt,
     QuietOpt,
@@ -202,7 +203,7 @@ def grade_command(
     where: WhereArg = None, min_level: MinLevelArg = None, max_level: MaxLevelArg = None,
     sort: SortArg = None, top: TopArg = None, dedupe: DedupeArg = False,
     keep_columns: KeepColumnsArg = False, dask: DaskArg = None, quiet: QuietOpt = False,
-    color: ColorOpt = Color.auto, version: VersionOpt = None,
+    color: ColorOpt = Color.auto, version: VersionOpt = None, schema: GradeSchemaOpt = None,
 ) -> None:
     """Rate Sudoku grids with N. Jussien's hierarchy ({levels}).
 

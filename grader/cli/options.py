@@ -104,6 +104,28 @@ def _deprecated_run_timeout(value: float | None) -> float | None:
         value))
 
 
+def _print_schema(name: str) -> Any:
+    def callback(value: bool | None) -> None:
+        if value:
+            from grader.schemas import schema_text
+
+            sys.stdout.write(schema_text(name))
+            raise typer.Exit(0)
+
+    return callback
+
+
+GradeSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("grade.schema.json"), show_default=False,
+    help="Print the JSON Schema of the records (-f jsonl; schemas/grade.schema.json) and "
+         "exit.")]
+
+ExplainSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("explain.schema.json"),
+    show_default=False,
+    help="Print the JSON Schema of the document (-f json; schemas/explain.schema.json) "
+         "and exit.")]
+
 VersionOpt = Annotated[bool | None, typer.Option(
     "--version", is_eager=True, callback=_version, show_default=False,
     help="Print the version, Python, whether the C accelerator is built and enabled, the "
