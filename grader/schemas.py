@@ -1,12 +1,10 @@
 """The JSON schemas of what the commands write, generated from their models.
 
-========================  ==========================================  ==========================
-file                      what follows it                             model
-========================  ==========================================  ==========================
-``grade.schema.json``     every record of ``grade -f jsonl`` (and     :class:`~grader.strategy.grading.GradeResult`
-                          ``generate -f jsonl``, ``--output x.jsonl``)
-``explain.schema.json``   the document of ``explain -f json``         :class:`~grader.explainer.model.Explanation`
-========================  ==========================================  ==========================
+- ``grade.schema.json``: every record of ``grade -f jsonl`` (and of ``generate -f
+  jsonl``, ``grade --output x.jsonl``); the model is
+  :class:`~grader.strategy.grading.GradeResult`;
+- ``explain.schema.json``: the document of ``explain -f json``; the model is
+  :class:`~grader.explainer.model.Explanation`.
 
 Each record or document names the version it follows in its field
 ``schema`` (``sudoku-grader/grade/1``, ``sudoku-grader/explain/2``); the

@@ -83,7 +83,7 @@ class GradeResult(BaseModel):
     se: float | None = None
     se_pattern: str | None = None
     seconds: float = 0.0
-    schema_: str = Field(GRADE_SCHEMA, alias="schema",
+    schema_: str = Field(default=GRADE_SCHEMA, alias="schema",
                          description="the version of the contract this record follows")
 
     def contract(self, with_solution: bool = False) -> dict[str, Any]:
