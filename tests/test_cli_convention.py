@@ -291,7 +291,7 @@ def test_api_solve_rate_file_generate() -> None:
         [{k: v for k, v in d.items() if k != "seconds"} for d in want]
     with pytest.raises(InputError):
         grader.rate_file("no-such-file.txt")
-    made = grader.generate("easy", count=2, seed=1)
+    made = grader.generate("easy", number=2, seed=1)
     assert [g.rating for g in made] == ["easy", "easy"]
     assert all(getattr(g, "solution", None) for g in made)
 

@@ -65,7 +65,7 @@ GRADE_SCHEMA = "sudoku-grader/grade/1"
 class GradeResult(BaseModel):
     """The JSON Lines contract: one object per input grid, in input order."""
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    model_config = ConfigDict(extra="allow", populate_by_name=True, serialize_by_alias=True)
 
     index: int = 1
     line: int | None = None
