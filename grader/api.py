@@ -42,18 +42,15 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from grader.api_args import HierarchyArg, box_of, check_format, check_jobs, hierarchy_of
 from grader.api_make import PairPuzzle, PairSolution, generate, pair_generate, pair_solve
 from grader.core.board import Board
 from grader.core.errors import ArgumentError, GridTypeError
 from grader.formats import FORMATS, Grid, InputError, MalformedGrid, Record, iter_text
 from grader.strategy.grading import GradeResult
-from grader.strategy.hierarchy import Hierarchy
 
 __all__ = ["PairPuzzle", "PairSolution", "SolveReport", "explain", "explanation", "generate",
            "grade", "pair_generate", "pair_solve", "rate_file", "read_grid", "solve"]
-
-#: ``hierarchy=``: a table, or the path of one (``--hierarchy FILE``), or None (the book's)
-HierarchyArg = Hierarchy | str | Path | None
 
 if TYPE_CHECKING:
     from grader.core.steps import Step
@@ -69,47 +66,6 @@ def _check_type(grid: object, what: str, allowed: tuple[type, ...]) -> None:
         names = ", ".join(t.__name__ for t in allowed)
         got = "None" if grid is None else f"a {type(grid).__name__}"
         raise GridTypeError(f"{what}: expected a grid ({names}), got {got}")
-
-
-def hierarchy_of(hierarchy: HierarchyArg, propagation: str | None = None) -> Hierarchy | None:
-    """A :class:`Hierarchy` from what ``hierarchy=`` may be (a path is loaded as
-    ``--hierarchy FILE``); ``propagation`` as ``--propagation``."""
-    from grader.strategy.hierarchy import load_hierarchy
-
-    h = load_hierarchy(hierarchy) if isinstance(hierarchy, (str, Path)) else hierarchy
-    if propagation is None:
-        return h
-    if propagation not in ("all", "singles"):
-        raise ArgumentError(f"propagation must be 'all' or 'singles', not {propagation!r}")
-    h = h or load_hierarchy()
-    return h.model_copy(update={"trials": h.trials.model_copy(
-        update={"propagation": propagation})})
-
-
-def box_of(box: tuple[int, int] | str | None) -> tuple[int, int] | None:
-    """``box=``: ``(rows, columns)`` or ``"AxB"`` as ``--box``."""
-    from grader.core.geometry import parse_box
-
-    if box is None or isinstance(box, tuple):
-        return box
-    try:
-        return parse_box(str(box))
-    except ValueError as e:
-        raise ArgumentError(f"box: {e}") from None
-
-
-def check_jobs(jobs: int) -> int:
-    """``jobs``: 0 for one per usable CPU (the default, as ``--jobs``)."""
-    if not isinstance(jobs, int) or jobs < 0:
-        raise ArgumentError(f"jobs must be an integer >= 0 (0: all cores), not {jobs!r}")
-    return jobs
-
-
-def check_format(input_format: str, allowed: tuple[str, ...] = FORMATS) -> str:
-    if input_format not in allowed:
-        raise ArgumentError(f"unknown input format {input_format!r} "
-                            f"(choose from {', '.join(allowed)})")
-    return input_format
 
 
 def _one_record(text: str, box: tuple[int, int] | None, input_format: str) -> Record:

@@ -38,7 +38,7 @@ def generate(rating: str | None = None, *, level: str | int | None = None,
     ``stop_after``.  Raises ``TargetError`` / ``GenerationError`` for a
     request that names nothing or cannot be met, ``ArgumentError`` for a bad
     argument, ``InputError`` for a ``like`` file that cannot be read."""
-    from grader.api import box_of, check_jobs, hierarchy_of
+    from grader.api_args import box_of, check_jobs, hierarchy_of
     from grader.bulk.capacity import plan_jobs
     from grader.generator.output import record
     from grader.generator.request import GenerateOptions, prepare, produce
@@ -127,7 +127,7 @@ def pair_solve(pair: str | Path, *, limit: int = 2, sat_solver: str | None = Non
     two "N T" lines, two blocks) or the path of a file holding them.  ``limit``
     joint solutions at most (``pair solve --count``: ``limit=1000``).  Needs
     the ``sat`` extra (``EngineError`` without it)."""
-    from grader.api import box_of, check_format
+    from grader.api_args import box_of, check_format
     from grader.formats import InputError, iter_text
 
     DEFAULT_PAIR_SOLVER, solve_pair = _pairs("DEFAULT_PAIR_SOLVER", "solve_pair")

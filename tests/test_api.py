@@ -15,6 +15,7 @@ import pytest
 from conftest import PUZZLES
 
 import grader
+import grader.api_args
 from grader.cli.reference import commands, options
 from grader.core.errors import ArgumentError, GraderError
 
@@ -194,4 +195,4 @@ def test_argument_error_is_also_a_value_error() -> None:
     with pytest.raises(ValueError, match="jobs must be an integer >= 0"):
         grader.rate_file(CAL, jobs=-1)
     assert issubclass(ArgumentError, GraderError)
-    assert typing.get_type_hints(grader.api.check_jobs)["return"] is int
+    assert typing.get_type_hints(grader.api_args.check_jobs)["return"] is int
