@@ -96,9 +96,10 @@ def read_grid(grid: str | Grid, box: tuple[int, int] | str | None = None,
 
 def grade(grid: str | Grid, *, hierarchy: HierarchyArg = None,
           box: tuple[int, int] | str | None = None, input_format: str = "auto",
-          propagation: str | None = None, with_solution: bool = False, check: bool = False,
+          propagation: str | None = None, check: bool = False,
           check_engine: str | None = None) -> GradeResult:
-    """``grade GRID``: the grid's verdict, rating, level, score and techniques.
+    """``grade GRID``: the grid's verdict, rating, level, score and techniques,
+    with its ``solution`` when it has exactly one (``grade --with-solution``).
 
     The keywords are ``grade``'s options (``check_engine``: ``--check-engine``,
     the exact solver that gives the verdict).  Raises ``MalformedGrid`` when
@@ -108,8 +109,8 @@ def grade(grid: str | Grid, *, hierarchy: HierarchyArg = None,
 
     g = read_grid(grid, box, input_format)
     cfg = GradeConfig(hierarchy=hierarchy_of(hierarchy, propagation), check=check,
-                      engine=check_engine, with_solution=with_solution)
-    return GradeResult(**make_grader(cfg).grade_grid(g).contract(with_solution))
+                      engine=check_engine)
+    return make_grader(cfg).grade_grid(g)
 
 
 def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str = "auto",

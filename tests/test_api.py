@@ -116,7 +116,7 @@ def test_grade_takes_a_hierarchy_file(tmp_path: Path) -> None:
     for given in (str(h), h):
         r = grader.grade(G, hierarchy=given)
         assert r.verdict == "ok" and r.rating == "very easy"
-    assert grader.grade(G, with_solution=True).solution.startswith("642579831")  # type: ignore[attr-defined]
+    assert grader.grade(G).solution.startswith("642579831")  # type: ignore[attr-defined]
 
 
 def test_generate_takes_depth_score_and_like(tmp_path: Path) -> None:
