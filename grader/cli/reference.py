@@ -109,6 +109,7 @@ class OptionInfo:
     spelled: str  # as the help shows it: "-j, --jobs N"
     help: str  # the help, with its "[default: ...]"
     hidden: bool
+    flag: bool  # takes no value
 
     @property
     def long(self) -> str:
@@ -156,7 +157,8 @@ def options(cmd: Any, hidden: bool = False) -> list[OptionInfo]:
             p.hidden = was
         spelled, text = record if record else (", ".join(p.opts), p.help or "")
         found.append(OptionInfo(tuple(p.opts), tuple(p.secondary_opts), spelled,
-                                " ".join(text.split()), bool(p.hidden)))
+                                " ".join(text.split()), bool(p.hidden),
+                                bool(getattr(p, "is_flag", False))))
     return found
 
 
