@@ -66,6 +66,23 @@ def _current_context() -> Any:
     return None
 
 
+def print_whole(renderable: Any) -> None:
+    """A table on standard output: the terminal's width on a terminal; in a
+    pipe or a file as wide as it needs, so that nothing is cut."""
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):
+        tty = False
+    if tty:
+        out.print(renderable)
+        return
+    from grader.core.terminal import SafeConsole
+
+    SafeConsole(file=sys.stdout, width=10_000, no_color=out.no_color, highlight=False,
+                force_terminal=out.is_terminal,
+                color_system=out.color_system if out.color_system else None).print(renderable)
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """Print ``COMMAND: error: message`` on standard error (one line) and exit
     with ``code``."""
