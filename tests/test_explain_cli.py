@@ -250,7 +250,7 @@ def test_help_documents_every_option():
     ("generated-mixed-9x9.txt", 5, 13), ("book-figures.txt", 13, 34),
 ])
 def test_readme_explanations_are_the_programs_output(path, index, number):
-    """The README's four examples (a single, a subset, a fish, a trial) are
+    """The explaining guide's four examples (a single, a subset, a fish, a trial) are
     what `explain ... --detail teach --no-grid` prints for that step."""
     r = run(str(PUZZLES / path), "--index", str(index), "--detail", "teach", "--no-grid")
     assert r.exit_code == 0, r.output
@@ -258,7 +258,7 @@ def test_readme_explanations_are_the_programs_output(path, index, number):
     start = next(i for i, ln in enumerate(lines) if ln.startswith(f"Step {number} · "))
     end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("Step "))
     block = "\n".join("  " + ln for ln in lines[start:end])
-    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    readme = (PUZZLES.parent / "docs" / "explain.md").read_text(encoding="utf-8")
     assert block in readme
 
 
@@ -266,7 +266,7 @@ def test_readme_hint_example_is_true():
     import grader
     from grader.explainer import HINT_LEVELS, hint
 
-    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    readme = (PUZZLES.parent / "docs" / "explain.md").read_text(encoding="utf-8")
     trial = next(s for s in grader.explain(FIG["fig6.2"]["puzzle"]) if s.branches)
     tech, where, full = (hint(trial, lv) for lv in HINT_LEVELS)
     assert f"# {tech}\n" in readme
