@@ -72,7 +72,8 @@ def test_shell_completion_is_offered() -> None:
     help_ = run("grade", "--help").stdout
     assert "--install-completion" in help_ and "--show-completion" in help_
     # typer finds the shell among the command's parent processes: run it from bash
-    p = subprocess.run(["bash", "-c", f"'{BIN / 'grade'}' --show-completion"],
+    # (a second command keeps bash from replacing itself with the first)
+    p = subprocess.run(["bash", "-c", f"'{BIN / 'grade'}' --show-completion; exit $?"],
                        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert p.returncode == 0 and "_GRADE_COMPLETE" in p.stdout, p.stderr
 
