@@ -21,6 +21,9 @@ def _replace(m: re.Match[str]) -> str:
     from grader.cli import reference
 
     kind, path = m.group(1), (m.group(2) or "").strip()
+    if path and path not in reference.commands():
+        raise SystemExit(f"docs: the command {path!r} is not installed here (a missing "
+                         f"extra?): pip install -e '.[all,docs]'")
     if kind == "cli-help":
         return "```text\n" + reference.help_text(path).rstrip() + "\n```"
     if kind == "cli-options":
