@@ -9,7 +9,7 @@ The API mirrors the commands (see :mod:`grader.api`)::
     steps = grader.explain(grid)
     report = grader.solve(r.puzzle)
     results = list(grader.rate_file("puzzles/book-calibration.txt"))
-    made = grader.generate("easy", count=2, seed=1)
+    made = grader.generate("easy", number=2, seed=1)
 
 Every error raised for bad input is a :class:`grader.core.errors.GraderError`.
 
@@ -27,16 +27,21 @@ from grader.core.errors import GraderError
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from grader.api import (
+        PairPuzzle,
+        PairSolution,
         SolveReport,
         explain,
         explanation,
         generate,
         grade,
+        pair_generate,
+        pair_solve,
         rate_file,
         read_grid,
         solve,
     )
     from grader.core.board import Board, Contradiction
+    from grader.core.errors import ArgumentError
     from grader.core.geometry import Geometry, geometry, geometry_for_size
     from grader.core.rule import Rule, RuleContext
     from grader.core.steps import Branch, Conflict, Pattern, Step
@@ -49,6 +54,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
 _LAZY = {
     "grade": "api", "explain": "api", "rate_file": "api", "solve": "api", "generate": "api",
     "explanation": "api", "read_grid": "api", "SolveReport": "api",
+    "pair_solve": "api", "pair_generate": "api", "PairSolution": "api", "PairPuzzle": "api",
+    "ArgumentError": "core.errors",
     "Board": "core.board", "Contradiction": "core.board",
     "Engine": "strategy.engine", "Trace": "strategy.engine",
     "Grid": "formats", "Record": "formats", "iter_source": "formats",
@@ -63,10 +70,11 @@ _LAZY = {
 }
 
 __all__ = [
-    "Board", "Branch", "Conflict", "Contradiction", "Engine", "Geometry", "GradeResult",
-    "Grader", "GraderError", "Grid", "Hierarchy", "Pattern", "Record", "Rule", "RuleContext",
-    "RuleSpec", "SolveReport", "Step", "Trace", "__version__", "explain", "explanation",
-    "generate", "geometry", "geometry_for_size", "grade", "iter_source", "load_hierarchy",
+    "ArgumentError", "Board", "Branch", "Conflict", "Contradiction", "Engine", "Geometry",
+    "GradeResult", "Grader", "GraderError", "Grid", "Hierarchy", "PairPuzzle", "PairSolution",
+    "Pattern", "Record", "Rule", "RuleContext", "RuleSpec", "SolveReport", "Step", "Trace",
+    "__version__", "explain", "explanation", "generate", "geometry", "geometry_for_size",
+    "grade", "iter_source", "load_hierarchy", "pair_generate", "pair_solve",
     "parse_grid_token", "rate_file", "read_grid", "solve",
 ]
 

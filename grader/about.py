@@ -16,7 +16,7 @@ from grader.core.env import accelerator_built, accelerator_disabled
 
 DIST = "sudoku-grader"
 #: the package version when the distribution metadata is not there (a bare checkout)
-FALLBACK_VERSION = "0.1.0"
+FALLBACK_VERSION = "0.2.0"
 #: the entry-point group of rule plugins (grader.strategy.plugins.GROUP, not imported:
 #: it loads the engine)
 GROUP = "sudoku_grader.rules"
@@ -130,8 +130,10 @@ def hierarchy_line(path: str | None = None) -> str:
     levels = sorted({r["level"] for r in rules
                      if isinstance(r, dict) and type(r.get("level")) is int})
     extends = " extending the default" if data.get("extends") else ""
-    span = f", levels {levels[0]}-{levels[-1]}" if levels else ""
-    return f"{data.get('name', '?')}{extends}: {source}, {len(rules)} rules{span}"
+    span = (f", levels {levels[0]}-{levels[-1]}" if len(levels) > 1
+            else f", level {levels[0]}" if levels else "")
+    count = f"{len(rules)} rule{'' if len(rules) == 1 else 's'}"
+    return f"{data.get('name', '?')}{extends}: {source}, {count}{span}"
 
 
 def plugin_lines() -> list[str]:
@@ -153,7 +155,7 @@ def report(hierarchy: str | None = None) -> str:
         f"python: {py}",
         f"accelerator: {accelerator_state()}",
         f"hierarchy: {hierarchy_line(hierarchy)}",
-        f"rule plugins ({len(plugins)}):",
+        f"rule plugins ({len(plugins)}):" if plugins else "rule plugins: none",
         *(f"  {p}" for p in plugins),
     ]
     from grader.core.textsafe import escape_controls

@@ -1,41 +1,69 @@
-"""The Python API: one function per command, typed results, one exception family.
+"""The Python API: one function per command, the command's options as keyword
+arguments with the command's defaults, one return type per function, one
+exception family.
 
-=======================  ==================  ==========================================
-function                 command             returns
-=======================  ==================  ==========================================
-:func:`grade`            ``grade GRID``      :class:`~grader.strategy.grading.GradeResult`
-:func:`rate_file`        ``grade FILE``      an iterator of ``GradeResult``, input order
-:func:`explain`          ``explain GRID``    the list of :class:`~grader.core.steps.Step`
-:func:`explanation`      ``explain -f json`` :class:`~grader.explainer.model.Explanation`
-:func:`solve`            ``solve GRID``      :class:`SolveReport`
-:func:`generate`         ``generate``        a list of ``GradeResult`` (with ``solution``)
-=======================  ==================  ==========================================
+==========================  ======================  ==========================================
+function                    command                 returns
+==========================  ======================  ==========================================
+:func:`grade`               ``grade GRID``          :class:`~grader.strategy.grading.GradeResult`
+:func:`rate_file`           ``grade FILE ...``      an iterator of ``GradeResult``, input order
+:func:`explain`             ``explain GRID``        the list of :class:`~grader.core.steps.Step`
+:func:`explanation`         ``explain -f json``     :class:`~grader.explainer.model.Explanation`
+:func:`solve`               ``solve GRID``          :class:`SolveReport`
+:func:`generate`            ``generate``            a list of ``GradeResult`` (with ``solution``)
+:func:`pair_solve`          ``pair solve FILE``     :class:`~grader.api_make.PairSolution`
+:func:`pair_generate`       ``pair generate``       :class:`~grader.api_make.PairPuzzle`
+==========================  ======================  ==========================================
 
 A grid is given as the command line takes it: any one-grid text (a line with
 an id before it or a ``# comment`` after it, an "N T" line, a block of rows;
 for :func:`explain` also pencil marks), a parsed :class:`~grader.formats.Grid`,
-or (``explain``) a :class:`~grader.core.board.Board`.  Errors are
-:class:`grader.core.errors.GraderError` subclasses: ``GridTypeError`` (also a
-``TypeError``) for something that is not a grid at all such as ``None``,
-``MalformedGrid`` for text that is not a grid, ``ExplainError`` for a grid
-that cannot be explained, ``InputError`` for a file that cannot be read.
+or (``explain``) a :class:`~grader.core.board.Board`.  ``hierarchy`` is a
+:class:`~grader.strategy.hierarchy.Hierarchy` or the path of a table (TOML or
+JSON), as ``--hierarchy FILE``.  ``jobs`` defaults to 0, one worker per CPU
+the process may use, as on the command line.
+
+Errors are :class:`grader.core.errors.GraderError` subclasses:
+``ArgumentError`` (also a ``ValueError``) for an argument the command line
+would refuse (``jobs=-1``, an unknown input format, a malformed ``box``),
+``GridTypeError`` (also a ``TypeError``) for something that is not a grid at
+all such as ``None``, ``MalformedGrid`` for text that is not a grid,
+``ExplainError`` for a grid that cannot be explained, ``InputError`` for a
+file that cannot be read, ``HierarchyError`` and ``PluginError`` for a
+hierarchy that cannot be used, ``EngineError`` for an engine that cannot run.
 """
 
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from grader.api_args import (
+    HierarchyArg,
+    box_of,
+    check_choice,
+    check_format,
+    check_jobs,
+    hierarchy_of,
+)
+from grader.api_make import PairPuzzle, PairSolution, generate, pair_generate, pair_solve
 from grader.core.board import Board
-from grader.core.errors import GridTypeError
-from grader.formats import Grid, InputError, MalformedGrid, Record, iter_sources, iter_text
+from grader.core.errors import ArgumentError, GridTypeError
+from grader.formats import FORMATS, Grid, InputError, MalformedGrid, Record, iter_text
 from grader.strategy.grading import GradeResult
-from grader.strategy.hierarchy import Hierarchy
+
+#: the choices of ``se`` (``grade --se``), ``path`` (``explain --path``) and
+#: ``notation`` (``explain --notation``)
+SE_DEPTHS = ("fast", "full")
+PATHS = ("patterns", "book")
+NOTATIONS = ("book", "compact")
+
+__all__ = ["PairPuzzle", "PairSolution", "SolveReport", "explain", "explanation", "generate",
+           "grade", "pair_generate", "pair_solve", "rate_file", "read_grid", "solve"]
 
 if TYPE_CHECKING:
     from grader.core.steps import Step
@@ -55,11 +83,8 @@ def _check_type(grid: object, what: str, allowed: tuple[type, ...]) -> None:
 
 def _one_record(text: str, box: tuple[int, int] | None, input_format: str) -> Record:
     """The single grid of ``text``, read as a grid argument of the command line."""
-    try:
-        recs = list(iter_text(io.StringIO(text.strip() + "\n"), "<argument>", input_format,
-                              box))
-    except ValueError as e:  # an unknown input format
-        raise MalformedGrid(str(e)) from e
+    recs = list(iter_text(io.StringIO(text.strip() + "\n"), "<argument>",
+                          check_format(input_format), box))
     if not recs:
         raise MalformedGrid("no grid found in the text")
     if len(recs) > 1:
@@ -67,13 +92,13 @@ def _one_record(text: str, box: tuple[int, int] | None, input_format: str) -> Re
     return recs[0]
 
 
-def read_grid(grid: str | Grid, box: tuple[int, int] | None = None,
+def read_grid(grid: str | Grid, box: tuple[int, int] | str | None = None,
               input_format: str = "auto") -> Grid:
     """A :class:`Grid` from any one-grid text (or a ``Grid``); ``MalformedGrid`` if not."""
     _check_type(grid, "read_grid", (str, Grid))
     if isinstance(grid, Grid):
         return grid
-    rec = _one_record(grid, box, input_format)
+    rec = _one_record(grid, box_of(box), input_format)
     if rec.grid is None:
         raise MalformedGrid(rec.error or "not a grid")
     return rec.grid
@@ -82,79 +107,69 @@ def read_grid(grid: str | Grid, box: tuple[int, int] | None = None,
 # --------------------------------------------------------------------------- grade
 
 
-def grade(grid: str | Grid, *, hierarchy: Hierarchy | None = None,
-          box: tuple[int, int] | None = None, input_format: str = "auto",
-          check: bool = False, se: str = "fast") -> GradeResult:
-    """``grade GRID``: the grid's verdict, rating, level, score and techniques.
+def grade(grid: str | Grid, *, hierarchy: HierarchyArg = None,
+          box: tuple[int, int] | str | None = None, input_format: str = "auto",
+          propagation: str | None = None, check: bool = False,
+          check_engine: str | None = None, se: str = "fast") -> GradeResult:
+    """``grade GRID``: the grid's verdict, rating, level, score and techniques,
+    with its ``solution`` when it has exactly one (``grade --with-solution``).
 
-    ``se``: how deep the estimate searches Sudoku Explainer's nested chains
-    (``--se``: "fast" or "full").  Raises ``MalformedGrid`` when ``grid`` is
-    not a grid; every other verdict (``no-solution``, ``multiple-solutions``,
-    ...) is in the result."""
-    from grader.strategy.grading import Grader
+    The keywords are ``grade``'s options (``check_engine``: ``--check-engine``,
+    the exact solver that gives the verdict; ``se``: ``--se``, how deep the
+    estimate searches Sudoku Explainer's nested chains, "fast" or "full").
+    Raises ``MalformedGrid`` when ``grid`` is not a grid; every other verdict
+    (``no-solution``, ``multiple-solutions``, ...) is in the result."""
+    from grader.bulk.task import GradeConfig, make_grader
 
-    return Grader(hierarchy, check=check, se=se).grade_grid(read_grid(grid, box, input_format))
+    g = read_grid(grid, box, input_format)
+    cfg = GradeConfig(hierarchy=hierarchy_of(hierarchy, propagation), check=check,
+                      engine=check_engine, se=check_choice("se", se, SE_DEPTHS))
+    return make_grader(cfg).grade_grid(g)
 
 
 def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str = "auto",
-              box: tuple[int, int] | None = None, column: str | None = None,
-              hierarchy: Hierarchy | None = None, jobs: int = 1,
+              box: tuple[int, int] | str | None = None, column: str | None = None,
+              hierarchy: HierarchyArg = None, propagation: str | None = None, jobs: int = 0,
               time_limit: float | None = None, with_solution: bool = False,
-              check: bool = False, se: str = "fast") -> Iterator[GradeResult]:
+              check: bool = False, check_engine: str | None = None, where: str | None = None,
+              min_level: int | None = None, max_level: int | None = None, dedupe: bool = False,
+              keep_columns: bool = False, sort: str | None = None,
+              top: int | None = None, se: str = "fast") -> Iterator[GradeResult]:
     """``grade FILE ...``: one ``GradeResult`` per grid of the files, in input order.
 
-    Every grid gets a result (a malformed one the verdict ``malformed``).  With
-    ``jobs == 1`` and no ``time_limit`` the results come lazily, one by one;
-    otherwise worker processes grade (``jobs=0``: all cores; ``time_limit``: the
-    seconds per grid before the verdict ``timeout``) and the results come when
-    the run is over.  ``InputError`` when a file cannot be read."""
-    from grader.bulk.capacity import plan_jobs
-    from grader.bulk.options import time_limit as seconds_or_none
-    from grader.bulk.pipeline import run
-    from grader.bulk.pool import InlinePool
-    from grader.bulk.processes import ProcessPool
-    from grader.bulk.task import GradeConfig
+    Every grid gets a result (a malformed one the verdict ``malformed``).  The
+    keywords are ``grade``'s options: ``jobs`` worker processes (0, the
+    default: one per usable CPU), ``time_limit`` seconds per grid before the
+    verdict ``timeout``, ``where``/``min_level``/``max_level``/``dedupe`` to
+    select, ``sort``/``top`` to order (``keep_columns``: the input's other
+    columns as extra fields).  With one job and no time limit the results come
+    lazily, one by one; otherwise when the run is over.  ``InputError`` when a
+    file cannot be read, ``WhereError`` for a bad ``where``."""
+    from grader.api_bulk import graded
 
     names = [str(sources)] if isinstance(sources, (str, Path)) else [str(s) for s in sources]
-    if jobs < 0:
-        raise ValueError(f"jobs must be >= 0 (0: all cores), not {jobs}")
     for name in names:
         if name != "-" and not Path(name).exists():
             raise InputError(f"{name}: no such file")
-    time_limit = seconds_or_none(time_limit)  # inf: no limit; nan: ValueError
-    cfg = GradeConfig(hierarchy=hierarchy, check=check, with_solution=with_solution, se=se)
-    recs = iter_sources(names, input_format, box, column)
-    njobs, _ = plan_jobs(jobs)  # within the CPUs and the memory
-    if njobs == 1 and time_limit is None:
-        return _inline(recs, InlinePool(cfg), cfg)
-    got: list[GradeResult] = []
-    pool = ProcessPool(cfg, njobs, time_limit)
-    run(recs, pool, lambda e, _resumed: got.append(GradeResult(**(e.result or {}))),
-        with_solution=with_solution, window=pool.window)
-    return iter(got)
-
-
-def _inline(recs: Iterator[Record], pool: Any, cfg: Any) -> Iterator[GradeResult]:
-    from grader.bulk.task import malformed_result, task_of
-
-    for rec in recs:
-        if rec.grid is None:
-            yield GradeResult(**malformed_result(rec, cfg.with_solution))
-        else:
-            yield GradeResult(**pool.worker.grade(task_of(rec)))
+    return graded(names, check_format(input_format), box_of(box), column,
+                  hierarchy_of(hierarchy, propagation), check_jobs(jobs), time_limit,
+                  with_solution, check, check_engine, where, min_level, max_level, dedupe,
+                  keep_columns, sort, top, se=check_choice("se", se, SE_DEPTHS))
 
 
 # --------------------------------------------------------------------------- explain
 
 
-def _walkthrough(grid: Any, hierarchy: Hierarchy | None, max_level: int | None,
-                 box: tuple[int, int] | None, input_format: str,
-                 moves: str | None) -> tuple[Walkthrough, bool]:
+def _walkthrough(grid: Any, hierarchy: HierarchyArg, max_level: int | None,
+                 box: tuple[int, int] | str | None, input_format: str,
+                 moves: str | None, path: str = "patterns") -> tuple[Walkthrough, bool]:
     from grader.explainer.core import ExplainError, walkthrough
     from grader.explainer.position import Position, apply_moves, check_position, parse_position
     from grader.strategy.engine import Engine
 
     _check_type(grid, "explain", (str, Grid, Board))
+    check_format(input_format, (*FORMATS, "pencil"))
+    box = box_of(box)
     pencil = False
     if isinstance(grid, Board):
         board, givens = grid.copy(), None
@@ -176,44 +191,66 @@ def _walkthrough(grid: Any, hierarchy: Hierarchy | None, max_level: int | None,
     solution = check_position(board)
     if moves:
         board = apply_moves(board, moves, solution)
-    return walkthrough(board, Engine(hierarchy), givens=givens, max_level=max_level), pencil
+    return walkthrough(board, Engine(hierarchy_of(hierarchy)), givens=givens,
+                       max_level=max_level, path=check_choice("path", path, PATHS)), pencil
 
 
-def explain(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
-            max_level: int | None = None, *, box: tuple[int, int] | None = None,
-            input_format: str = "auto", moves: str | None = None) -> list[Step]:
+def _rules_up_to(rules_up_to: int | None, max_level: int | None) -> int | None:
+    """``rules_up_to`` (``--rules-up-to``), or its deprecated name ``max_level``."""
+    if max_level is not None:
+        import warnings
+
+        warnings.warn("max_level is deprecated: use rules_up_to (as explain --rules-up-to)",
+                      DeprecationWarning, stacklevel=3)
+    level = rules_up_to if rules_up_to is not None else max_level
+    if level is not None and (not isinstance(level, int) or level < 1):
+        raise ArgumentError(f"rules_up_to must be an integer >= 1, not {level!r}")
+    return level
+
+
+def explain(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
+            max_level: int | None = None, *, rules_up_to: int | None = None,
+            box: tuple[int, int] | str | None = None, input_format: str = "auto",
+            moves: str | None = None, path: str = "patterns") -> list[Step]:
     """``explain GRID``: every step of the minimal-level strategy, in order.
 
     ``grid``: any one-grid text the command reads (pencil marks included), a
-    :class:`Grid` or a :class:`Board`; ``moves`` as ``explain --moves``.
-    Raises ``ExplainError`` (with the verdict) for text that is not a grid or a
-    grid without exactly one solution, ``GridTypeError`` for ``None``."""
+    :class:`Grid` or a :class:`Board`; ``moves`` as ``explain --moves``;
+    ``rules_up_to`` as ``--rules-up-to`` (``max_level`` is its deprecated
+    name); ``path`` as ``--path``: "patterns" (where the book's rules 1-12
+    stop, the patterns players use, each with its SE value) or "book" (the
+    book's trials).  Raises ``ExplainError`` (with the verdict) for text that is not a
+    grid or a grid without exactly one solution, ``GridTypeError`` for ``None``."""
     from grader.explainer.core import ExplainError
 
+    level = _rules_up_to(rules_up_to, max_level)
     try:
-        wt, _ = _walkthrough(grid, hierarchy, max_level, box, input_format, moves)
+        wt, _ = _walkthrough(grid, hierarchy, level, box, input_format, moves, path)
     except InputError as e:
         raise ExplainError(str(e)) from e
     wt.ensure()
     return list(wt.steps)
 
 
-def explanation(grid: str | Grid | Board, hierarchy: Hierarchy | None = None,
-                max_level: int | None = None, *, box: tuple[int, int] | None = None,
-                input_format: str = "auto", moves: str | None = None,
-                notation: str = "book") -> Explanation:
-    """``explain GRID -f json`` as its pydantic model (same arguments as
-    :func:`explain`; ``notation="compact"`` as ``--notation compact``: every
-    sentence with ``r2c7<>38``, ``r4c9=8``)."""
+def explanation(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
+                max_level: int | None = None, *, rules_up_to: int | None = None,
+                box: tuple[int, int] | str | None = None, input_format: str = "auto",
+                moves: str | None = None, full_trace: bool = False,
+                path: str = "patterns", notation: str = "book") -> Explanation:
+    """``explain GRID -f json`` as its pydantic model (the arguments of
+    :func:`explain`; ``full_trace`` as ``--full-trace``; ``notation="compact"``
+    as ``--notation compact``: every sentence with ``r2c7<>38``, ``r4c9=8``)."""
     from grader.explainer.core import ExplainError
     from grader.explainer.document import document
 
+    level = _rules_up_to(rules_up_to, max_level)
     try:
-        wt, pencil = _walkthrough(grid, hierarchy, max_level, box, input_format, moves)
+        wt, pencil = _walkthrough(grid, hierarchy, level, box, input_format, moves, path)
     except InputError as e:
         raise ExplainError(str(e)) from e
     wt.ensure()
-    return document(wt, pencil=pencil, notation=notation)
+    return document(wt, pencil=pencil, full_trace=full_trace,
+                    notation=check_choice("notation", notation, NOTATIONS))
 
 
 # --------------------------------------------------------------------------- solve
@@ -237,53 +274,40 @@ class SolveReport(BaseModel):
     stats: dict[str, Any] = {}
 
 
-def solve(grid: str | Grid, *, engine: str = "native", limit: int = 2,
-          time_limit: float | None = None, all_solutions: bool = False,
-          box: tuple[int, int] | None = None, input_format: str = "auto",
-          **engine_options: Any) -> SolveReport:
+def solve(grid: str | Grid, *, engine: str = "native", count: bool = False,
+          all_solutions: bool = False, limit: int | None = None,
+          time_limit: float | None = None, box: tuple[int, int] | str | None = None,
+          input_format: str = "auto", sat_solver: str | None = None,
+          encoding: str = "classic", fresh_solver: bool = False, csp_model: str = "dual",
+          ac3_queue: str = "targeted", **engine_options: Any) -> SolveReport:
     """``solve GRID``: the verdict and solution from an exact engine (``native``,
-    ``sat``, ``csp``, ``cp``); ``limit`` solutions at most (``all_solutions``
-    lists them in ``solutions``).  ``EngineError`` for an engine that cannot run."""
-    from grader.cli.solve import solve_record
+    ``sat``, ``csp``, ``cp``).  The keywords are ``solve``'s options:
+    ``count`` (``--count``: the number of solutions, in ``count``),
+    ``all_solutions`` (``--all``: every one, in ``solutions``), ``limit``
+    (default 2, or 1000 with ``count`` or ``all_solutions``), the sat engine's
+    ``sat_solver``, ``encoding``, ``fresh_solver`` and the csp engine's
+    ``csp_model``, ``ac3_queue`` (``engine_options``: any other option of
+    :func:`grader.exact.get_engine`).  ``EngineError`` for an engine that
+    cannot run, ``ArgumentError`` for a bad ``limit`` or ``time_limit``."""
     from grader.exact import get_engine
+    from grader.exact.solving import SolveOptions, solve_record
 
     _check_type(grid, "solve", (str, Grid))
+    if limit is not None and (not isinstance(limit, int) or not 1 <= limit <= 100_000_000):
+        raise ArgumentError(f"limit must be an integer from 1 to 100,000,000, not {limit!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ArgumentError(f"time_limit must be a number of seconds > 0, not {time_limit!r}")
+    if count and all_solutions:
+        raise ArgumentError("count and all_solutions do not go together (as --count, --all)")
     if isinstance(grid, Grid):
         rec = Record(1, 1, "<grid>", grid.normalised(), grid)
     else:
-        rec = _one_record(grid, box, input_format)
+        rec = _one_record(grid, box_of(box), input_format)
     if rec.grid is None:
         raise MalformedGrid(rec.error or "not a grid")
-    eng = get_engine(engine, **engine_options)
-    outcome = solve_record(eng, rec, limit, time_limit)
+    opts = SolveOptions(engine=engine, count=count, listing=all_solutions, limit=limit,
+                        time_limit=time_limit, sat_solver=sat_solver, encoding=encoding,
+                        fresh_solver=fresh_solver, csp_model=csp_model, ac3_queue=ac3_queue)
+    eng = get_engine(engine, **{**opts.engine_options(engine.lower()), **engine_options})
+    outcome = solve_record(eng, rec, opts.solution_limit, time_limit)
     return SolveReport(**outcome.to_dict(eng.name, all_solutions))
-
-
-# --------------------------------------------------------------------------- generate
-
-
-def generate(rating: str | None = None, *, level: str | int | None = None, count: int = 1,
-             size: int = 9, box: tuple[int, int] | None = None, symmetry: str = "none",
-             method: str = "guided", minimal: bool = False, min_givens: int | None = None,
-             max_givens: int | None = None, seed: int | None = None, jobs: int = 1,
-             timeout: float | None = None,
-             hierarchy: Hierarchy | None = None) -> list[GradeResult]:
-    """``generate``: ``count`` new grids as the ``GradeResult`` that ``grade`` gives
-    them, each with its ``solution`` (the ``generate -f jsonl`` records).
-
-    ``seed``: an integer (None: random); ``jobs``: 0 for all cores; ``timeout``:
-    seconds for the whole run, the grids it cut short are left out.  Raises
-    ``TargetError`` / ``GenerationError`` for requests that name nothing."""
-    from grader.bulk.capacity import plan_jobs
-    from grader.generator import generate as _generate
-    from grader.generator import record
-
-    if jobs < 0:
-        raise ValueError(f"jobs must be >= 0 (0: all cores), not {jobs}")
-    if seed is None:
-        seed = int.from_bytes(os.urandom(4), "big")
-    made = _generate(rating, level=level, count=count, size=size, box=box, symmetry=symmetry,
-                     method=method, minimal=minimal, min_givens=min_givens,
-                     max_givens=max_givens, seed=seed, jobs=plan_jobs(jobs)[0],
-                     timeout=timeout, hierarchy=hierarchy)
-    return [GradeResult(**record(g, i)) for i, g in enumerate(made, start=1)]

@@ -29,7 +29,9 @@ def _result() -> dict:
 
 
 def test_the_contract_and_its_types_come_from_the_model() -> None:
-    assert tuple(GradeResult.model_fields) == CONTRACT_FIELDS
+    assert tuple(f.alias or name for name, f in GradeResult.model_fields.items()) == \
+        CONTRACT_FIELDS
+    assert CONTRACT_FIELDS[-1] == "schema" and KINDS["schema"] is str
     assert KINDS["index"] is int and KINDS["score"] is float
     assert KINDS["techniques"] is dict and KINDS["rating"] is str and KINDS["seconds"] is float
 

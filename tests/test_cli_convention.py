@@ -194,8 +194,8 @@ def test_grade_time_limit_and_its_deprecated_alias() -> None:
     assert "deprecated" not in p.stderr
     p = cli("grade", G, "--timeout", "30", "-f", "jsonl")
     assert p.returncode == 0 and '"verdict": "ok"' in p.stdout
-    assert p.stderr.strip() == ("grade: --timeout is deprecated, use --time-limit (seconds "
-                                "per grid)")
+    assert p.stderr.strip() == ("grade: warning: --timeout is deprecated, use --time-limit "
+                                "(seconds per grid) (the old name goes in 0.3.0)")
 
 
 def test_quiet_drops_the_summary() -> None:
@@ -291,7 +291,7 @@ def test_api_solve_rate_file_generate() -> None:
         [{k: v for k, v in d.items() if k != "seconds"} for d in want]
     with pytest.raises(InputError):
         grader.rate_file("no-such-file.txt")
-    made = grader.generate("easy", count=2, seed=1)
+    made = grader.generate("easy", number=2, seed=1)
     assert [g.rating for g in made] == ["easy", "easy"]
     assert all(getattr(g, "solution", None) for g in made)
 

@@ -215,7 +215,8 @@ def test_step_without_terminal_prints_steps_with_separators():
 
 @pytest.mark.parametrize("args,code,message", [
     (["no-such-file.txt"], 2, "no-such-file.txt: no such file"),
-    (["1234"], 1, "malformed"),
+    (["1234"], 2, "1234: cannot open"),  # neither a file nor a grid: as grade says
+    (["1234" * 20 + "x"], 1, "malformed"),
     (["." * 81], 1, "multiple-solutions"),
     ([FIG21[:2] + "6" + FIG21[3:]], 1, "contradiction: 6 appears twice in row R1"),
     ([str(PUZZLES / "book-figures.jsonl"), "--index", "99"], 2, "no grid number 99"),
@@ -227,8 +228,8 @@ def test_errors_are_clear(args, code, message):
     assert "Traceback" not in r.output
 
 
-def test_standard_input_and_max_level():
-    r = run("-", "--max-level", "1", "--no-grid", input=FIG["fig2.3"]["puzzle"] + "\n")
+def test_standard_input_and_rules_up_to():
+    r = run("-", "--rules-up-to", "1", "--no-grid", input=FIG["fig2.3"]["puzzle"] + "\n")
     assert r.exit_code == 0, r.output
     assert "single candidate" not in r.output
     assert "stuck" in r.output  # single position alone cannot start Fig 2.3
@@ -239,7 +240,7 @@ def test_standard_input_and_max_level():
 def test_help_documents_every_option():
     r = runner.invoke(app, ["explain", "--help"])
     for opt in ("--index", "--format", "--detail", "--step", "--hint", "--moves", "--grid",
-                "--output", "--max-level", "--input-format", "--box", "--hierarchy",
+                "--output", "--rules-up-to", "--input-format", "--box", "--hierarchy",
                 "--full-trace"):
         assert opt in r.output
 
@@ -249,7 +250,7 @@ def test_help_documents_every_option():
     ("generated-mixed-9x9.txt", 5, 13), ("book-figures.txt", 13, 34),
 ])
 def test_readme_explanations_are_the_programs_output(path, index, number):
-    """The README's four examples (a single, a subset, a fish, a trial) are
+    """The explaining guide's four examples (a single, a subset, a fish, a trial) are
     what `explain ... --detail teach --no-grid` prints for that step."""
     r = run(str(PUZZLES / path), "--index", str(index), "--detail", "teach", "--no-grid")
     assert r.exit_code == 0, r.output
@@ -257,7 +258,7 @@ def test_readme_explanations_are_the_programs_output(path, index, number):
     start = next(i for i, ln in enumerate(lines) if ln.startswith(f"Step {number} · "))
     end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("Step "))
     block = "\n".join("  " + ln for ln in lines[start:end])
-    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    readme = (PUZZLES.parent / "docs" / "explain.md").read_text(encoding="utf-8")
     assert block in readme
 
 
@@ -265,7 +266,7 @@ def test_readme_hint_example_is_true():
     import grader
     from grader.explainer import HINT_LEVELS, hint
 
-    readme = (PUZZLES.parent / "README.md").read_text(encoding="utf-8")
+    readme = (PUZZLES.parent / "docs" / "explain.md").read_text(encoding="utf-8")
     trial = next(s for s in grader.explain(FIG["fig6.2"]["puzzle"]) if s.branches)
     tech, where, full = (hint(trial, lv) for lv in HINT_LEVELS)
     assert f"# {tech}\n" in readme

@@ -149,7 +149,7 @@ def test_timeout_keeps_what_was_made() -> None:
     # but generate refuses that request at once: test_generate_hard.py); one job:
     # starting worker processes on a loaded machine can take the whole second
     code, out, errtext = gen("-r", "very-easy,expert", "--min-givens", "70", "-n", "2",
-                             "--seed", "1", "--timeout", "1", "-j", "1")
+                             "--seed", "1", "--stop-after", "1", "-j", "1")
     assert code == 1
     assert len(out.splitlines()) == 1 and "very easy" in out
     assert "timeout: 1 grid(s) not made (expert) within 1 s" in errtext
@@ -192,7 +192,7 @@ def test_umbrella_and_help() -> None:
     code, out, _ = gen("--help")
     assert code == 0
     for option in ("--rating", "--level", "--number", "--size", "--symmetry", "--minimal",
-                   "--min-givens", "--max-givens", "--seed", "--method", "--jobs", "--timeout",
+                   "--min-givens", "--max-givens", "--seed", "--method", "--jobs", "--stop-after",
                    "--format", "--pack"):
         assert option in out
     p = cli("-r", "easy", "-n", "1")  # the umbrella command, in a process of its own
@@ -221,5 +221,6 @@ def test_number_of_grids_and_its_old_name() -> None:
     """-n/--number is how many grids; --count (solve's word for counting
     solutions) is still accepted as the old name."""
     for flag in ("-n", "--number", "--count"):
-        code, out, _ = gen("-r", "easy", flag, "2", "--seed", "1", "-j", "1")
+        code, out, errtext = gen("-r", "easy", flag, "2", "--seed", "1", "-j", "1")
         assert code == 0 and len(out.splitlines()) == 2
+        assert ("--count is deprecated, use --number" in errtext) == (flag == "--count")

@@ -128,7 +128,7 @@ def test_builtin_rules_come_from_the_entry_point_group() -> None:
 
 
 def test_a_third_party_rule_is_discovered(xy_site: Path) -> None:
-    cls = rule_class("xy-wing")
+    cls = rule_class("fake-sudoku-wings:xy-wing")
     assert cls.__name__ == "XYWing" and cls.__module__ == "fake_sudoku_wings"
 
 
@@ -138,9 +138,9 @@ def test_the_engine_uses_a_third_party_rule_placed_by_a_hierarchy(
         extends = "default"
         [[rules]]
         code = "xy-wing"
+        plugin = "fake-sudoku-wings:xy-wing"  # examples/xywing has one too
         name = "XY-Wing"
         level = 9
-        plugin = "xy-wing"
     """))
     assert [r.code for r in h.ordered() if r.level == 9] == ["x-wing", "xy-wing"]
     engine = Engine(h)
@@ -165,6 +165,7 @@ def test_a_third_party_rule_changes_a_grade_and_is_checked_sound(
         extends = "default"
         [[rules]]
         code = "xy-wing"
+        plugin = "fake-sudoku-wings:xy-wing"  # examples/xywing has one too
         level = 9
     """))
     (item,) = [d for d in book_calibration() if d["id"] == 121]
@@ -190,6 +191,7 @@ def test_the_cli_uses_a_plugin_from_a_hierarchy(xy_site: Path, tmp_path: Path) -
         extends = "default"
         [[rules]]
         code = "xy-wing"
+        plugin = "fake-sudoku-wings:xy-wing"  # examples/xywing has one too
         level = 9
     """)
     res = CliRunner().invoke(build_app(), ["grade", book_figures()["fig6.2"]["puzzle"],
@@ -424,6 +426,7 @@ def test_the_rules_command_lists_levels_packages_and_broken_plugins(
         extends = "default"
         [[rules]]
         code = "xy-wing"
+        plugin = "fake-sudoku-wings:xy-wing"  # examples/xywing has one too
         after = "swordfish"
     """)
     res = CliRunner().invoke(build_app(), ["rules", "--hierarchy", str(f), "-f", "json"])
@@ -450,7 +453,7 @@ def test_a_plugins_roles_get_a_legend(tmp_path: Path, site: Path) -> None:
     install_fake_distribution(site, "fake-sudoku-roles", "fake_sudoku_roles", source,
                               {"xy-wing": "fake_sudoku_roles:XYWing"})
     plugins(refresh=True)
-    wing = rule_class("xy-wing")
+    wing = rule_class("fake-sudoku-roles:xy-wing")
     from grader.core.roles import cell_style
     from grader.explainer.html import _legend
 
@@ -459,6 +462,7 @@ def test_a_plugins_roles_get_a_legend(tmp_path: Path, site: Path) -> None:
         extends = "default"
         [[rules]]
         code = "xy-wing"
+        plugin = "fake-sudoku-roles:xy-wing"  # examples/xywing has one too
         level = 9
     """))
     board = marks(G9, {(1, 1): [1, 2], (1, 5): [1, 3], (5, 1): [2, 3], (5, 5): [3, 4]})
@@ -481,6 +485,7 @@ def test_the_accelerator_calls_python_rules_back_inside_trials(
         extends = "default"
         [[rules]]
         code = "xy-wing"
+        plugin = "fake-sudoku-wings:xy-wing"  # examples/xywing has one too
         after = "swordfish"
     """))
     engine = Engine(h)
@@ -537,3 +542,48 @@ def test_rules_sit_below_the_explanations() -> None:
                 assert not node.module.startswith("grader.explain"), (path.name, node.module)
                 if node.module == "grader":
                     assert "explain" not in {a.name for a in node.names}, path.name
+
+
+# -- clashes: one name, two packages (issue 31) -------------------------------
+
+
+def test_a_name_two_packages_register_is_an_error_naming_both(xy_site: Path) -> None:
+    from grader.strategy.plugins import PluginError
+
+    install_fake_distribution(xy_site, "fake-sudoku-twin", "fake_sudoku_twin", MODULE,
+                              {"liar": "fake_sudoku_twin:Liar"})
+    plugins(refresh=True)
+    with pytest.raises(PluginError) as e:
+        rule_class("liar")
+    assert "fake-sudoku-twin (fake_sudoku_twin:Liar)" in str(e.value)
+    assert "fake-sudoku-wings (fake_sudoku_wings:Liar)" in str(e.value)
+    assert 'plugin = "fake-sudoku-twin:liar"' in str(e.value)
+    # the way to choose: the package before the name
+    assert rule_class("fake-sudoku-twin:liar").__module__ == "fake_sudoku_twin"
+    assert rule_class("Fake_Sudoku_Wings:liar").__module__ == "fake_sudoku_wings"
+
+
+def test_a_plugin_named_like_a_builtin_stops_the_command_naming_both(
+        site: Path, tmp_path: Path) -> None:
+    install_fake_distribution(site, "fake-sudoku-evil", "fake_sudoku_evil", MODULE,
+                              {"fish": "fake_sudoku_evil:XYWing"})
+    plugins(refresh=True)
+    G = book_figures()["fig2.1"]["puzzle"]
+    for command in (["grade", G], ["explain", G], ["generate", "-n", "1", "--seed", "1"]):
+        res = CliRunner().invoke(build_app(), command)
+        assert res.exit_code == 2, (command, res.output)
+        assert "sudoku-grader (rules.fish:Fish)" in res.output, res.output
+        assert "fake-sudoku-evil (fake_sudoku_evil:XYWing)" in res.output
+    f = write_hierarchy(tmp_path, """
+        extends = "default"
+        [[rules]]
+        code = "x-wing"
+        plugin = "sudoku-grader:fish"
+        [[rules]]
+        code = "swordfish"
+        plugin = "sudoku-grader:fish"
+    """)
+    res = CliRunner().invoke(build_app(), ["grade", G, "--hierarchy", str(f), "-f", "jsonl"])
+    assert res.exit_code == 0 and '"verdict": "ok"' in res.stdout, res.output
+    listed = CliRunner().invoke(build_app(), ["rules", "--hierarchy", str(f)])
+    assert listed.exit_code == 0, listed.output

@@ -1,12 +1,14 @@
-"""Every example of the README runs as written.
+"""Every example of the README and of every page of the documentation site
+(``docs/**/*.md``) runs as written.
 
 ``sh`` blocks: each is a test of its own, in a scratch directory of its own
 (holding a link to ``puzzles/``), its command lines run in order in a shell
 with the console scripts of this Python on the PATH; each must exit 0.  Lines ``NAME=value``
 set a variable for the rest of their block.  ``console`` blocks: each ``$ command``
 runs and its output must be the lines shown under it.  ``python`` blocks run
-in a fresh interpreter.  Examples that need a cluster, the network or files of
-your own are skipped with the reason; slow ones need ``--runslow``.
+in a fresh interpreter.  Examples that need a cluster, the network, a server
+or files of your own are skipped with the reason, and so is a block right
+after a line ``<!-- skip: why -->``; slow ones need ``--runslow``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import pytest
 from conftest import ROOT
 
 README = ROOT / "README.md"
+#: every page whose examples run: the README, then the site's pages
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 BIN = str(Path(sys.executable).parent)
 
 #: substring -> why the example is not run here
@@ -31,32 +35,58 @@ SKIP = {
     "big.csv": "reads a file of your own",
     "big.sdm": "reads a file of your own",
     "mine.txt": "reads a file of your own",
+    "pipx ": "installs packages (network)",
+    "activate": "needs the virtual environment of your checkout",
+    "grader serve": "starts a server, which runs until Ctrl-C",
+    "--install-completion": "changes your shell's configuration",
 }
 #: substrings of examples that take more than a few seconds
 SLOW = ("se-medium-500", "se-easy-500", "--compare", "-n 20",
         "--size 16", "--level 9", "--rating all", "--pack", "difficult -n 10",
-        "--level 14", "--score 14", "--depth 2")
+        "--level 14", "--score 14", "--depth 2", "--order 4", "--dask local",
+        "very difficult\", number=3", "depth=2")
+#: ``<!-- skip: why -->`` on the line before a block
+SKIP_MARK = re.compile(r"<!--\s*skip:\s*(.*?)\s*-->\s*$")
 
 
-def _blocks(text: str) -> list[tuple[str, int, str]]:
-    """(language, first line number, body) of each fenced block."""
+def _blocks(text: str) -> list[tuple[str, int, str, str | None]]:
+    """(language, first line number, body, why it is skipped or None) of
+    each fenced block."""
     out = []
+    lines = text.splitlines()
     for m in re.finditer(r"^( *)```(\w*)\n(.*?)^\1```", text, re.S | re.M):
         line = text[:m.start()].count("\n") + 2
         body = "\n".join(ln[len(m.group(1)):] for ln in m.group(3).splitlines())
-        out.append((m.group(2), line, body))
+        before = lines[line - 3] if line >= 3 else ""
+        mark = SKIP_MARK.search(before)
+        out.append((m.group(2), line, body, mark.group(1) if mark else None))
     return out
 
 
-def _examples() -> list[object]:
+def _name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
+
+
+def _examples(pages: list[Path] | None = None) -> list[object]:
     """One test per block: its commands run in order, in a directory of its
     own, so that the tests pass in any order."""
     params = []
-    for lang, line, body in _blocks(README.read_text(encoding="utf-8")):
-        if lang == "sh":
+    for page in PAGES if pages is None else pages:
+        params += _page_examples(page)
+    return params
+
+
+def _page_examples(page: Path) -> list[object]:
+    params = []
+    for lang, line, body, why in _blocks(page.read_text(encoding="utf-8")):
+        at = f"{_name(page)}:{line}"
+        if why is not None and lang in ("sh", "console", "python"):
+            params.append(pytest.param(lang, body, id=f"{at}-{lang}",
+                                       marks=pytest.mark.skip(reason=why)))
+        elif lang == "sh":
             cmds = [c for c in body.splitlines() if c.strip() and not c.lstrip().startswith("#")]
             if cmds:
-                params.append(pytest.param("sh", tuple(cmds), id=f"sh-line{line}"))
+                params.append(pytest.param("sh", tuple(cmds), id=f"{at}-sh"))
         elif lang == "console":
             pairs, cmd, want = [], None, []  # type: ignore[var-annotated]
             for ln in body.splitlines() + ["$ "]:
@@ -67,20 +97,20 @@ def _examples() -> list[object]:
                 else:
                     want.append(ln)
             if pairs:
-                params.append(_param("console", line, tuple(pairs), body))
+                params.append(_param("console", at, tuple(pairs), body))
         elif lang == "python":
-            params.append(_param("python", line, body, body))
+            params.append(_param("python", at, body, body))
     return params
 
 
-def _param(kind: str, line: int, data: object, text: str) -> object:
+def _param(kind: str, at: str, data: object, text: str) -> object:
     marks = []
     why = next((w for s, w in SKIP.items() if s in text), None)
     if why:
         marks.append(pytest.mark.skip(reason=why))
     elif any(s in text for s in SLOW):
         marks.append(pytest.mark.slow)
-    return pytest.param(kind, data, id=f"{kind}-line{line}", marks=marks)
+    return pytest.param(kind, data, id=f"{at}-{kind}", marks=marks)
 
 
 @pytest.fixture
@@ -89,9 +119,15 @@ def scratch(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _env() -> dict[str, str]:
+    """The console scripts of this Python first on the PATH, as after
+    activating its virtual environment; a fixed width, no colour."""
+    return {**os.environ, "PATH": BIN + os.pathsep + os.environ.get("PATH", ""),
+            "COLUMNS": "100", "NO_COLOR": "1"}
+
+
 def _run(cmd: str, cwd: Path, env_lines: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PATH": BIN + os.pathsep + os.environ.get("PATH", ""),
-           "COLUMNS": "100", "NO_COLOR": "1"}
+    env = _env()
     script = "\n".join([*env_lines, cmd])
     return subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=600, stdin=subprocess.DEVNULL)
@@ -106,8 +142,8 @@ def _skip(cmd: str, runslow: bool) -> str | None:
 
 
 @pytest.mark.parametrize(("kind", "data"), _examples())
-def test_readme_example(kind: str, data: object, scratch: Path,
-                        request: pytest.FixtureRequest) -> None:
+def test_example(kind: str, data: object, scratch: Path,
+                 request: pytest.FixtureRequest) -> None:
     if kind == "sh":
         env: list[str] = []
         ran = 0
@@ -126,18 +162,27 @@ def test_readme_example(kind: str, data: object, scratch: Path,
     elif kind == "console":
         for cmd, want in data:  # type: ignore[attr-defined]
             p = _run(cmd, scratch)
-            got = [ln.rstrip() for ln in p.stdout.splitlines()]
-            assert got == [w.rstrip() for w in want], f"{cmd}\n{p.stderr}"
+            assert _lines(p.stdout.splitlines()) == _lines(want), f"{cmd}\n{p.stderr}"
     else:
         p = subprocess.run([sys.executable, "-c", str(data)], cwd=scratch, capture_output=True,
-                           text=True, timeout=600)
+                           text=True, timeout=600, env=_env())
         assert p.returncode == 0, p.stderr
 
 
-def test_the_readme_has_examples_of_every_kind() -> None:
-    kinds = {p.values[0] for p in _examples()}  # type: ignore[attr-defined]
+def _lines(lines: list[str] | tuple[str, ...]) -> list[str]:
+    """Lines as compared: trailing blanks and blank lines at the end dropped."""
+    out = [ln.rstrip() for ln in lines]
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def test_the_readme_and_the_site_have_examples_of_every_kind() -> None:
+    kinds = {p.values[0] for p in _examples([README])}  # type: ignore[attr-defined]
     assert kinds == {"sh", "console", "python"}
-    assert len(_examples()) > 15
+    assert len(_examples()) > 40
+    pages = {p.id.split(":")[0] for p in _examples()}  # type: ignore[attr-defined]
+    assert {"README.md", "docs/cli/index.md", "docs/api.md", "docs/formats.md"} <= pages
 
 
 def test_ci_runs_the_readme_test_command() -> None:
@@ -150,11 +195,24 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "export CI=true" in ci.splitlines()
 
 
-def test_the_readme_lists_every_where_field() -> None:
+def test_the_site_lists_every_where_field() -> None:
     # the fields --where knows, as grade --help lists them (from the code)
     from grader.bulk.where import WHERE_FIELDS
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "collections.md").read_text(encoding="utf-8")
     start = text.index("over the result fields", text.index("- **Select**"))
     listed = re.findall(r"`([a-z_\s]+)`", text[start:text.index("columns:", start)])
     assert " ".join(listed).split() == list(WHERE_FIELDS)
+
+
+def test_the_readme_is_short_with_a_table_of_contents_and_real_grade_output() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 250
+    assert "## Contents" in text
+    toc = text[text.index("## Contents"):].split("\n## ", 1)[0]
+    for heading in re.findall(r"^## (.+)$", text, re.M):
+        if heading != "Contents":
+            anchor = re.sub(r"[^a-z0-9 -]", "", heading.lower()).replace(" ", "-")
+            assert f"(#{anchor})" in toc, heading
+    consoles = [body for lang, _, body, why in _blocks(text) if lang == "console" and not why]
+    assert any(body.startswith("$ grade ") for body in consoles)

@@ -39,7 +39,7 @@ def _kind(annotation: Any) -> type:
 
 
 #: field -> the type its CSV cell is read back as (every other column: a string)
-KINDS: dict[str, type] = {name: _kind(f.annotation)
+KINDS: dict[str, type] = {f.alias or name: _kind(f.annotation)
                           for name, f in GradeResult.model_fields.items()}
 
 

@@ -65,6 +65,8 @@ class OutputFile:
                              f"to start afresh")
         if self.is_csv:
             have = existing_csv_header(path)
+            if have is not None and have == [f for f in self.fields if f != "schema"]:
+                self.fields = have  # written by 0.1, before the field: continued so
             if have != self.fields:
                 raise GradeUsageError(f"--resume: {path} has the columns {', '.join(have or [])}, "
                                  f"but this run writes {', '.join(self.fields)}: use the same "

@@ -56,6 +56,10 @@ class _TerminalStream:
         self.stream.flush()
 
 
+#: The width a table is laid out in when standard output is not a terminal.
+WIDE = 10_000
+
+
 class TableSink:
     """Results as a table on a console: in pages of :data:`TABLE_PAGE` rows as
     they come, the rest at the end (one grid alone: its panel)."""
@@ -69,7 +73,7 @@ class TableSink:
     def write(self, d: Result, text: str | None = None) -> None:
         self.rows.append(to_model(d))
         if len(self.rows) >= TABLE_PAGE:
-            self.console.print(results_table(self.rows, None, self.console.width))
+            self._print(results_table(self.rows, None, self.console.width, self._cut))
             self.rows.clear()
             self.paged = True
 
@@ -81,6 +85,25 @@ class TableSink:
         if len(self.rows) == 1 and panel:
             self.console.print(render_panel(self.rows[0], self.hierarchy, source))
         elif self.rows:
-            self.console.print(results_table(
+            self._print(results_table(
                 self.rows, None if self.paged else f"{len(self.rows)} grids",
-                self.console.width))
+                self.console.width, self._cut))
+
+    @property
+    def _cut(self) -> bool:
+        """Cells are shortened to the terminal's width; never in a pipe or a file."""
+        try:
+            return bool(self.console.file.isatty())
+        except (AttributeError, ValueError, OSError):
+            return False
+
+    def _print(self, table: Any) -> None:
+        if self._cut:
+            self.console.print(table)
+        else:  # as wide as the table needs: nothing is cut
+            from grader.core.terminal import SafeConsole
+
+            c = self.console
+            SafeConsole(file=c.file, width=WIDE, no_color=c.no_color, highlight=False,
+                        force_terminal=c.is_terminal,
+                        color_system=c.color_system if c.color_system else None).print(table)

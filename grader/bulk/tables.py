@@ -59,11 +59,13 @@ def render_panel(r: GradeResult, h: Hierarchy, source: str | None = None) -> Pan
 TABLE_PAGE = 1000
 
 
-def results_table(rows: list[GradeResult], title: str | None, width: int) -> Table:
+def results_table(rows: list[GradeResult], title: str | None, width: int,
+                  cut: bool = True) -> Table:
     """One row per grid, light borders.  The depth column only when trials
     nested; the message column only when some grid has one and the terminal
     is wide enough (the summary lists every grid that is not ok with its
-    message), so that the table reads in an 80-column terminal."""
+    message), so that the table reads in an 80-column terminal.  ``cut``
+    False (standard output is not a terminal): no cell is shortened."""
     from rich import box
 
     with_message = any(r.message for r in rows) and width >= 110
@@ -79,8 +81,9 @@ def results_table(rows: list[GradeResult], title: str | None, width: int) -> Tab
         t.add_column(col, justify="right" if numeric else "left", no_wrap=col != "message",
                      min_width={"verdict": 9, "rating": 9, "hardest": 10,
                                 "message": 20}.get(col, len(col)),
-                     max_width={"hardest": 16, "verdict": 12, "rating": 14}.get(col),
-                     overflow="fold" if col == "message" else "ellipsis")
+                     max_width={"hardest": 16, "verdict": 12, "rating": 14}.get(col)
+                     if cut else None,
+                     overflow="fold" if col == "message" or not cut else "ellipsis")
     for r in rows:
         cells = _result_row(r)
         t.add_row(*(cells[i] for i in keep))

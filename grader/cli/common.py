@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.markup import escape
+from typer.core import TyperCommand
 
 from grader.core.geometry import parse_box
 from grader.core.terminal import make_console
@@ -40,10 +41,105 @@ out = make_console(highlight=False, soft_wrap=True)
 err = make_console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def command_name() -> str:
+    """The command running (``grade``, ``pair generate``), for messages."""
+    from grader.cli.guard import command_name as strip
+
+    ctx = _current_context()
+    if ctx is not None:
+        return strip(ctx.command_path)
+    name = Path(sys.argv[0]).name
+    return "grader" if name in ("", "__main__.py", "-c") else name
+
+
+def _current_context() -> Any:
+    """The click context of the command running: typer's own copy of click's
+    (recent typer vendors click), else click's."""
+    for module in ("typer._click.globals", "click.globals"):
+        try:
+            mod = __import__(module, fromlist=["get_current_context"])
+        except ImportError:
+            continue
+        ctx = mod.get_current_context(silent=True)
+        if ctx is not None:
+            return ctx
+    return None
+
+
+def print_whole(renderable: Any) -> None:
+    """A table on standard output: the terminal's width on a terminal; in a
+    pipe or a file as wide as it needs, so that nothing is cut."""
+    try:
+        tty = sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):
+        tty = False
+    if tty:
+        out.print(renderable)
+        return
+    from grader.core.terminal import SafeConsole
+
+    system: Any = out.color_system or None  # rich's own value, or none
+    SafeConsole(file=sys.stdout, width=10_000, no_color=out.no_color, highlight=False,
+                force_terminal=out.is_terminal, color_system=system).print(renderable)
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
-    """Print ``message`` on standard error and exit with ``code``."""
-    err.print(f"[bold red]error:[/] {escape(message)}", markup=True)
+    """Print ``COMMAND: error: message`` on standard error (one line) and exit
+    with ``code``."""
+    err.print(f"{escape(command_name())}: [bold red]error:[/] {escape(message)}", markup=True,
+              soft_wrap=True)
     raise typer.Exit(code)
+
+
+def warn(message: str) -> None:
+    """``COMMAND: warning: message``, one line on standard error."""
+    err.print(f"{command_name()}: warning: {message}", markup=False, highlight=False,
+              soft_wrap=True)
+
+
+class GuardedCommand(TyperCommand):
+    """A command whose output closed by its reader (``| head``) is not an
+    OSError for click (which would exit 1): :func:`grader.cli.guard.guarded`
+    ends the command quietly with 0."""
+
+    def invoke(self, ctx: Any) -> Any:
+        from grader.cli.guard import ClosedOutput
+
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as e:
+            raise ClosedOutput() from e
+
+
+def have(module: str) -> bool:
+    """Whether an optional dependency is installed (looked up, not imported)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+#: Optional dependency (top-level module) -> (the extra that installs it, its package).
+EXTRA_OF = {"pysat": ("sat", "python-sat"), "ortools": ("cp", "ortools"),
+            "dask": ("dask", "dask[distributed]"), "distributed": ("dask", "dask[distributed]"),
+            "matplotlib": ("plot", "matplotlib"), "fastapi": ("web", "fastapi"),
+            "uvicorn": ("web", "uvicorn")}
+
+
+def missing_extra_message(module: str, what: str) -> str:
+    """``WHAT needs the 'sat' extra (python-sat is not installed): pip install ...``."""
+    extra, package = EXTRA_OF[module]
+    return (f"{what} needs the '{extra}' extra ({package} is not installed): "
+            f"pip install 'sudoku-grader[{extra}]' (or '.[{extra}]' in a checkout)")
+
+
+def require_extra(module: str, what: str) -> None:
+    """Fail before any work when an optional dependency is missing, naming the
+    extra and how to install it."""
+    if not have(module):
+        fail(missing_extra_message(module, what))
 
 
 def box_option(text: str | None) -> tuple[int, int] | None:

@@ -36,12 +36,14 @@ from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
+    ExplainSchemaOpt,
     HierarchyOpt,
     OutputOpt,
     OverwriteOpt,
     QuietOpt,
     VersionOpt,
     check_output,
+    deprecated,
 )
 
 
@@ -152,7 +154,7 @@ StepOpt = Annotated[bool, typer.Option(
                    "--step N (or --step=N): show step N only, with the board before it "
                    "and its reasoning.")]
 StepNumberOpt = Annotated[int | None, typer.Option(
-    "--step-number", min=1, hidden=True, help="Step N (from --step N).")]
+    "--step-number", hidden=True, help="Step N (from --step N; checked as --step N).")]
 HintOpt = Annotated[HintLevel | None, typer.Option(
     "--hint", help="Show only the next step, at one of three levels: 'technique' (its "
                    "name and level), 'where' (also the region, value or cells to look at, "
@@ -168,8 +170,8 @@ GridDrawingOpt = Annotated[bool, typer.Option(
 FullTraceOpt = Annotated[bool, typer.Option(
     "--full-trace", help="Show each trial branch as the whole propagation that ran, in "
                          "scanning order, instead of its minimal chain.")]
-MaxLevelOpt = Annotated[int | None, typer.Option(
-    "--max-level", min=1, metavar="LEVEL",
+RulesUpToOpt = Annotated[int | None, typer.Option(
+    "--rules-up-to", min=1, metavar="LEVEL",
     help="Use only the rules up to this level (e.g. 2: singles only).",
     show_default=False)]
 PathOpt = Annotated[ExplainPath, typer.Option(
@@ -181,6 +183,10 @@ NotationOpt = Annotated[Notation, typer.Option(
     "--notation", help="How cells and conclusions are written in every output: book ((2, 7) "
                        "!= 3, (4, 9) <- 8) or compact, as players write them (r2c7<>3, "
                        "r4c9=8).")]
+OldMaxLevelOpt = Annotated[int | None, typer.Option(
+    "--max-level", min=1, metavar="LEVEL", hidden=True,
+    callback=deprecated("--max-level", "--rules-up-to (grade --max-level filters results)"),
+    help="Deprecated spelling of --rules-up-to.")]
 ExplainInputFormatOpt = Annotated[ExplainInputFormat, typer.Option(
     "--input-format", "-i", help="How to read the input (auto detects every format, "
     "pencil marks included).")]
@@ -192,10 +198,12 @@ def explain_command(
     hint: HintOpt = None, moves: MovesOpt = None, grid_drawing: GridDrawingOpt = True,
     full_trace: FullTraceOpt = False, path: PathOpt = ExplainPath.patterns,
     output: OutputOpt = None,
-    overwrite: OverwriteOpt = False, max_level: MaxLevelOpt = None,
+    overwrite: OverwriteOpt = False, rules_up_to: RulesUpToOpt = None,
+    max_level: OldMaxLevelOpt = None,
     input_format: ExplainInputFormatOpt = ExplainInputFormat.auto, box: BoxOpt = None,
     hierarchy: HierarchyOpt = None, quiet: QuietOpt = False, color: ColorOpt = Color.auto,
     version: VersionOpt = None, notation: NotationOpt = Notation.book,
+    schema: ExplainSchemaOpt = None,
 ) -> None:
     """Explain how to solve a grid, step by step, in the book's notation.
 
@@ -227,6 +235,8 @@ def explain_command(
     h = hierarchy_option(hierarchy)
     check_plugins(h)
     check_output(output, overwrite)
+    if step_number is not None and step_number < 1:
+        fail(f"--step {step_number}: steps are numbered from 1")
     if step_number is not None and hint is not None:
         fail("--step N shows one step, --hint the next one: choose one")
     try:  # never overwrite the input with the explanation
@@ -234,7 +244,8 @@ def explain_command(
     except OutputError as e:
         fail(str(e))
     opts = ExplainOptions(
-        grid, index, box_option(box), input_format.value, moves, h, max_level,
+        grid, index, box_option(box), input_format.value, moves, h,
+        rules_up_to if rules_up_to is not None else max_level,
         detail.value if detail is not None else None, step_mode, step_number,
         hint.value if hint is not None else None, output_format.value, grid_drawing,
         full_trace, output, path.value, notation=notation.value)

@@ -32,15 +32,17 @@ from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
+    DeprecatedRunTimeoutOpt,
     HierarchyOpt,
     JobsOpt,
     OutputOpt,
     OverwriteOpt,
     QuietOpt,
     SeedOpt,
-    TimeoutOpt,
+    StopAfterOpt,
     VersionOpt,
     check_output,
+    deprecated,
     job_count,
     resolve_seed,
 )
@@ -97,7 +99,7 @@ LevelOpt = Annotated[str | None, typer.Option(
 DepthOpt = Annotated[str | None, typer.Option(
     "--depth", metavar="N|A..B",
     help="Trials nested to this depth: 2 (nested trials required), a range 2..3, or "
-         "0 (no trial). 2 and more take the hard search (slow: bound it with --timeout).",
+         "0 (no trial). 2 and more take the hard search (slow: bound it with --stop-after).",
     show_default=False)]
 ScoreOpt = Annotated[str | None, typer.Option(
     "--score", metavar="A..B",
@@ -114,8 +116,8 @@ LikeOpt = Annotated[Path | None, typer.Option(
 NumberOpt = Annotated[int, typer.Option(
     "--number", "-n", metavar="N", help="How many grids.", min=1)]
 CountAliasOpt = Annotated[int | None, typer.Option(
-    "--count", metavar="N", min=1, hidden=True,
-    help="Old name of --number (solve --count counts solutions).")]
+    "--count", metavar="N", min=1, hidden=True, callback=deprecated("--count", "--number"),
+    help="Deprecated spelling of --number (solve --count counts solutions).")]
 SizeOpt = Annotated[int, typer.Option(
     "--size", "-s", metavar="N", help="Side of the grid: 4, 6, 8, 9, 12, 16 or 25.")]
 SymmetryOpt = Annotated[Symmetry, typer.Option(
@@ -162,7 +164,8 @@ def generate_command(
     count_alias: CountAliasOpt = None, size: SizeOpt = 9, box: BoxOpt = None,
     symmetry: SymmetryOpt = Symmetry.none, minimal: MinimalOpt = False,
     min_givens: MinGivensOpt = None, max_givens: MaxGivensOpt = None, seed: SeedOpt = None,
-    method: MethodOpt = Method.guided, jobs: JobsOpt = 0, timeout: TimeoutOpt = None,
+    method: MethodOpt = Method.guided, jobs: JobsOpt = 0, timeout: StopAfterOpt = None,
+    old_timeout: DeprecatedRunTimeoutOpt = None,
     output_format: OutFormatOpt = OutFormat.line, output: OutputOpt = None,
     overwrite: OverwriteOpt = False, with_solution: WithSolutionOpt = False,
     pack: PackOpt = None, hierarchy: HierarchyOpt = None, progress: ProgressOpt = None,
@@ -172,7 +175,7 @@ def generate_command(
 
     Every grid is graded again by the grader before it is written, so its
     rating, level and score are the grader's own.  Exit status: 0 when every
-    grid was made, 1 when the timeout cut the run short, 2 on a usage error."""
+    grid was made, 1 when --stop-after cut the run short, 2 on a usage error."""
     h = hierarchy_option(hierarchy)
     check_plugins(h)
     opts = GenerateOptions(
@@ -180,7 +183,8 @@ def generate_command(
         number=count_alias if count_alias is not None else count, size=size,
         box=box_option(box), symmetry=symmetry.value, minimal=minimal, min_givens=min_givens,
         max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs, quiet),
-        timeout=timeout, output_format=output_format.value, with_solution=with_solution,
+        timeout=timeout if timeout is not None else old_timeout,
+        output_format=output_format.value, with_solution=with_solution,
         pack=pack, hierarchy=h, hierarchy_file=hierarchy)
     try:
         plan = prepare(opts)
@@ -282,7 +286,7 @@ class _Watch:
             self.said = True
             label = self.tasks[self.next].target.label
         err.print(f"no {label} {self.shape} grid yet after {self.seconds:g} s: such grids "
-                  f"may be rare, or impossible, with these options (--timeout bounds the run)",
+                  f"may be rare, or impossible, with these options (--stop-after bounds the run)",
                   markup=False)
 
     def reset(self, task: Task) -> None:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from grader.cli.common import (
-    EXIT_OK,
     InputFormat,
     err,
     fail,
@@ -29,6 +28,7 @@ from grader.cli.options import (
     ColorOpt,
     ColumnOpt,
     DeprecatedTimeoutOpt,
+    GradeSchemaOpt,
     HierarchyOpt,
     InputFormatOpt,
     QuietOpt,
@@ -211,7 +211,7 @@ def grade_command(
     where: WhereArg = None, min_level: MinLevelArg = None, max_level: MaxLevelArg = None,
     sort: SortArg = None, top: TopArg = None, dedupe: DedupeArg = False,
     keep_columns: KeepColumnsArg = False, dask: DaskArg = None, quiet: QuietOpt = False,
-    color: ColorOpt = Color.auto, version: VersionOpt = None,
+    color: ColorOpt = Color.auto, version: VersionOpt = None, schema: GradeSchemaOpt = None,
 ) -> None:
     """Rate Sudoku grids with N. Jussien's hierarchy ({levels}).
 
@@ -225,11 +225,9 @@ def grade_command(
 
     h = hierarchy_option(hierarchy, propagation)
     if list_rules:
-        from grader.cli.rules import print_rules
-        from grader.strategy.plugins import rule_table
+        from grader.cli.rules import list_rules as listing
 
-        print_rules(rule_table(h), h.name)
-        raise typer.Exit(EXIT_OK)
+        raise typer.Exit(listing(h))
     opts = GradeOptions(
         inputs=tuple(inputs or ()), output_format=output_format.value if output_format else None,
         input_format=input_format.value, box=box, hierarchy=h, strict=strict, column=column,

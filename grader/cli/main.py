@@ -33,17 +33,28 @@ _SETTINGS = {"help_option_names": ["-h", "--help"]}
 EXTRAS = {"pysat": "sat", "ortools": "cp", "dask": "dask", "distributed": "dask",
           "matplotlib": "plot"}
 
+#: what a stand-in for a command whose extra is missing accepts: anything, so
+#: that the message names the extra, never "No such option"
+_ANY_ARGS = {**_SETTINGS, "ignore_unknown_options": True, "allow_extra_args": True}
 
-def _missing(name: str, module: str, extra: str) -> Callable[[], None]:
-    """A stand-in for a command whose optional dependency is not installed."""
 
-    def command() -> None:
-        raise SystemExit(
-            f"{name}: this command needs the '{module}' package; install it with "
-            f"pip install 'sudoku-grader[{extra}]'")
+def _missing(name: str, module: str, extra: str) -> Callable[..., None]:
+    """A stand-in for a command whose optional dependency is not installed: it
+    says which extra to install, whatever the arguments (exit status 2)."""
+    from typing import Annotated
 
-    # "\\[" keeps the brackets from being read as terminal markup in --help
-    command.__doc__ = f"(not installed: needs pip install 'sudoku-grader\\[{extra}]')"
+    import typer
+
+    from grader.cli.common import fail, missing_extra_message
+
+    def command(args: list[str] | None = None) -> None:
+        fail(missing_extra_message(module, name))
+
+    command.__annotations__ = {
+        "args": Annotated[list[str] | None, typer.Argument(hidden=True, metavar="ARGS")],
+        "return": None}
+    command.__doc__ = f"(not installed: needs pip install 'sudoku-grader[{extra}]')"
+    command.command_context = _ANY_ARGS  # type: ignore[attr-defined]
     return command
 
 
@@ -99,7 +110,7 @@ def build_app() -> Any:
              "with N. Jussien's technique hierarchy (A-Z of Sudoku).",
         no_args_is_help=True,
         context_settings=_SETTINGS,
-        add_completion=False,
+        add_completion=True,  # --install-completion, --show-completion
         pretty_exceptions_enable=False,
         rich_markup_mode=None,  # plain help: quick to start, greppable
     )
@@ -112,9 +123,17 @@ def build_app() -> Any:
         if kind == "group":
             app.add_typer(obj, name=name)
         else:
-            app.command(name, context_settings=_SETTINGS,
-                        cls=getattr(obj, "command_class", None))(obj)
+            _register(app, name, obj)
     return app
+
+
+def _register(app: Any, name: str, obj: Any) -> None:
+    """``obj`` as the command ``name`` of ``app``: its own class (explain's
+    ``--step N``) or :class:`~grader.cli.common.GuardedCommand`."""
+    from grader.cli.common import GuardedCommand
+
+    app.command(name, context_settings=getattr(obj, "command_context", _SETTINGS),
+                cls=getattr(obj, "command_class", GuardedCommand))(obj)
 
 
 def _single(name: str) -> Callable[[], None]:
@@ -129,13 +148,12 @@ def _single(name: str) -> Callable[[], None]:
             raise SystemExit(f"{name}: this command is not installed")
         obj, kind = loaded
         if kind == "group":
-            guarded(name, obj)
+            guarded(name, lambda: obj(prog_name=name, standalone_mode=False))
             return
-        app = typer.Typer(add_completion=False, context_settings=_SETTINGS,
+        app = typer.Typer(add_completion=True, context_settings=_SETTINGS,
                           pretty_exceptions_enable=False, rich_markup_mode=None)
-        app.command(name, context_settings=_SETTINGS,
-                    cls=getattr(obj, "command_class", None))(obj)
-        guarded(name, lambda: app(prog_name=name))
+        _register(app, name, obj)
+        guarded(name, lambda: app(prog_name=name, standalone_mode=False))
 
     return run
 
@@ -144,7 +162,7 @@ def main() -> None:
     _fast_version(sys.argv[1:])
     if sys.argv[1:2] == ["grade"]:
         _early_dask(sys.argv[2:])
-    guarded("grader", lambda: build_app()(prog_name="python -m grader"))
+    guarded("grader", lambda: build_app()(prog_name="python -m grader", standalone_mode=False))
 
 
 grade_main = _single("grade")

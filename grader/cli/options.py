@@ -17,11 +17,11 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from grader.cli.common import InputFormat, err, fail, out
+from grader.cli.common import InputFormat, err, fail, out, warn
 
 
 class Color(StrEnum):
@@ -79,12 +79,52 @@ def count_limit(value: int | None) -> int | None:
     return value
 
 
-def _deprecated_timeout(value: float | None) -> float | None:
-    if value is not None:
-        err.print("grade: --timeout is deprecated, use --time-limit (seconds per grid)",
-                  markup=False, highlight=False)
-    return seconds_or_none(value)
+#: The release that drops the deprecated spellings below (kept for one release).
+DEPRECATED_UNTIL = "0.3.0"
 
+
+def deprecated(old: str, new: str) -> Any:
+    """The callback of a deprecated spelling ``old`` of ``new``: used, it says
+    so in one line on standard error, and the command goes on."""
+
+    def callback(value: Any) -> Any:
+        if value is not None:
+            warn(f"{old} is deprecated, use {new} (the old name goes in {DEPRECATED_UNTIL})")
+        return value
+
+    return callback
+
+
+def _deprecated_timeout(value: float | None) -> float | None:
+    return seconds_or_none(deprecated("--timeout", "--time-limit (seconds per grid)")(value))
+
+
+def _deprecated_run_timeout(value: float | None) -> float | None:
+    return seconds_or_none(deprecated("--timeout", "--stop-after (seconds for the whole run)")(
+        value))
+
+
+def _print_schema(name: str) -> Any:
+    def callback(value: bool | None) -> None:
+        if value:
+            from grader.schemas import schema_text
+
+            sys.stdout.write(schema_text(name))
+            raise typer.Exit(0)
+
+    return callback
+
+
+GradeSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("grade.schema.json"), show_default=False,
+    help="Print the JSON Schema of the records (-f jsonl; schemas/grade.schema.json) and "
+         "exit.")]
+
+ExplainSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("explain.schema.json"),
+    show_default=False,
+    help="Print the JSON Schema of the document (-f json; schemas/explain.schema.json) "
+         "and exit.")]
 
 VersionOpt = Annotated[bool | None, typer.Option(
     "--version", is_eager=True, callback=_version, show_default=False,
@@ -132,10 +172,14 @@ DeprecatedTimeoutOpt = Annotated[float | None, typer.Option(
     "--timeout", metavar="SECONDS", min=0.001, hidden=True, callback=_deprecated_timeout,
     help="Deprecated spelling of --time-limit.")]
 
-TimeoutOpt = Annotated[float | None, typer.Option(
-    "--timeout", metavar="SECONDS", min=0, show_default="none", callback=seconds_or_none,
+StopAfterOpt = Annotated[float | None, typer.Option(
+    "--stop-after", metavar="SECONDS", min=0, show_default="none", callback=seconds_or_none,
     help="Stop the whole run after this long, keeping what was made (exit 1 if fewer "
          "than asked; inf: no limit).")]
+
+DeprecatedRunTimeoutOpt = Annotated[float | None, typer.Option(
+    "--timeout", metavar="SECONDS", min=0, hidden=True, callback=_deprecated_run_timeout,
+    help="Deprecated spelling of --stop-after.")]
 
 OutputOpt = Annotated[Path | None, typer.Option(
     "--output", "-o", metavar="FILE", show_default="standard output",

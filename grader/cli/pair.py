@@ -26,12 +26,13 @@ from grader.cli.options import (
     BoxOpt,
     Color,
     ColorOpt,
+    DeprecatedRunTimeoutOpt,
     InputFormatOpt,
     OutputOpt,
     OverwriteOpt,
     QuietOpt,
     SeedOpt,
-    TimeoutOpt,
+    StopAfterOpt,
     VersionOpt,
     check_output,
     count_limit,
@@ -204,7 +205,8 @@ def generate_command(
     output_format: PairFormatOpt = PairFormat.block, output: OutputOpt = None,
     overwrite: OverwriteOpt = False, pretty: PairPrettyOpt = False,
     with_solution: WithSolutionOpt = False, verify: VerifyOpt = False,
-    sat_solver: SatSolverOpt = DEFAULT_PAIR_SOLVER, timeout: TimeoutOpt = None,
+    sat_solver: SatSolverOpt = DEFAULT_PAIR_SOLVER, timeout: StopAfterOpt = None,
+    old_timeout: DeprecatedRunTimeoutOpt = None,
     quiet: QuietOpt = False, color: ColorOpt = Color.auto, version: VersionOpt = None,
 ) -> None:
     """Make a Sudoku pair puzzle: a unique joint solution and maximal holes.
@@ -223,6 +225,7 @@ def generate_command(
         problem = output_problem(output)
         if problem:
             fail(f"--output {output}: {problem}")
+    timeout = timeout if timeout is not None else old_timeout
     opts = PairGenerateOptions(order, resolve_seed(seed, quiet, "pair generate"),
                                output_format.value, with_solution, sat_solver, timeout)
     gen = _generate(opts, quiet)

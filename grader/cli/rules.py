@@ -13,8 +13,9 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from grader.cli.common import EXIT_NOT_OK, hierarchy_option, out
+from grader.cli.common import EXIT_NOT_OK, EXIT_OK, hierarchy_option, out
 from grader.core.terminal import SafeConsole as Console
+from grader.strategy.hierarchy import Hierarchy
 from grader.strategy.plugins import RuleInfo, rule_table
 
 
@@ -37,14 +38,19 @@ def rules_command(
 
     Exit status 1 when a rule of the hierarchy is missing or broken."""
     h = hierarchy_option(hierarchy)
+    raise typer.Exit(list_rules(h, output_format.value))
+
+
+def list_rules(h: Hierarchy, fmt: str = "table") -> int:
+    """``rules`` and ``grade --list-rules``: the listing, and the exit status
+    both give (1 when a rule of the hierarchy is missing or broken, else 0)."""
     rows = rule_table(h)
-    if output_format == RulesFormat.json:
+    if fmt == RulesFormat.json:
         for r in rows:
             out.print(json.dumps(asdict(r)), markup=False, highlight=False)
     else:
         print_rules(rows, h.name)
-    if any(r.error and r.code is not None for r in rows):
-        raise typer.Exit(EXIT_NOT_OK)
+    return EXIT_NOT_OK if any(r.error and r.code is not None for r in rows) else EXIT_OK
 
 
 def print_rules(rows: list[RuleInfo], name: str) -> None:

@@ -25,6 +25,7 @@ from grader.cli.common import (
     err,
     fail,
     out,
+    require_extra,
     sigterm_as_interrupt,
 )
 from grader.cli.options import (
@@ -88,6 +89,9 @@ class Ac3Queue(StrEnum):
     textbook = "textbook"
 
 
+
+#: engine -> the optional module it needs (checked before any work)
+ENGINE_EXTRAS = {"sat": "pysat", "cp": "ortools"}
 
 _ENGINE_HELP = "; ".join(f"{k}: {v}" for k, v in ENGINES.items())
 
@@ -224,6 +228,11 @@ def _check_usage(opts: SolveOptions, inputs: list[str], outputs: list[Path | Non
         problem = plot_path_problem(pic) if pic is not None else None
         if problem:
             fail(f"{opt} {pic}: {problem}")
+        if pic is not None:
+            require_extra("matplotlib", f"solve {opt}")
+    for name in _compare_names(compare) if compare else [opts.engine]:
+        if name in ENGINE_EXTRAS:
+            require_extra(ENGINE_EXTRAS[name], f"solve --engine {name}")
     try:
         check_sources(inputs)
         check_output_not_input(inputs, outputs, stdout_is_output=True)

@@ -14,7 +14,7 @@ from typing import NoReturn
 import typer
 from rich.table import Table
 
-from grader.cli.common import EXIT_NOT_OK, EXIT_OK, err, fail, out, sigterm_as_interrupt
+from grader.cli.common import EXIT_NOT_OK, EXIT_OK, err, fail, print_whole, sigterm_as_interrupt
 from grader.exact import EngineError
 from grader.exact.cnf import encode
 from grader.exact.solving import Comparison, Outcome, SolveOptions, compare, encoding_sizes
@@ -116,7 +116,7 @@ def compare_engines(opts: SolveOptions, names: list[str], inputs: list[str],
         raise typer.Exit(130) from None
     stop()
     disagree = cmp.disagreements()
-    out.print(_table(cmp, names, inputs, opts.time_limit, disagree))
+    print_whole(_table(cmp, names, inputs, opts.time_limit, disagree))
     for idx, detail in disagree[:10]:
         err.print(f"grid {idx}: engines disagree: {detail}", markup=False)
     if plot is not None:

@@ -10,6 +10,7 @@ was defined, so older ``except`` clauses keep working:
 class                         also a                   defined in
 ============================  =======================  ================================
 ``GridTypeError``             ``TypeError``            here: not a grid at all (``None``)
+``ArgumentError``             ``ValueError``           here: an API argument out of range
 ``MalformedGrid``             ``ValueError``           :mod:`grader.formats`
 ``InputError``                ``OSError``              :mod:`grader.formats`
 ``ExplainError``              ``ValueError``           :mod:`grader.explainer.core`
@@ -39,4 +40,10 @@ class GraderError(Exception):
 class GridTypeError(GraderError, TypeError):
     """An API call given something that is not a grid at all (``None``, a number)."""
 
-__all__ = ["GraderError", "GridTypeError"]
+
+class ArgumentError(GraderError, ValueError):
+    """An API call given an argument the command line would refuse (``jobs=-1``,
+    an unknown input format, a malformed ``box``); the message names it."""
+
+
+__all__ = ["ArgumentError", "GraderError", "GridTypeError"]

@@ -13,7 +13,9 @@ is ignored, so a table is never drawn in no columns at all.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,7 +29,23 @@ MIN_COLUMNS, MAX_COLUMNS = 20, 10_000
 
 
 class SafeConsole(Console):
-    """A rich console that escapes control characters in what it prints."""
+    """A rich console that escapes control characters in what it prints.
+
+    A closed pipe (``grade ... | head``) raises :class:`BrokenPipeError`,
+    which the commands end quietly with exit status 0, where rich's own
+    console would exit with 1."""
+
+    def on_broken_pipe(self) -> None:
+        import errno
+
+        if self.quiet:
+            return
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        self.quiet = True  # nothing more is written to the closed pipe
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
 
     def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         return super()._render_buffer(

@@ -6,11 +6,13 @@ line, nested trials inside their own folds.  Navigation: a list of the steps,
 previous/next links on every step, and the keys j/k (or the left and right
 arrows) through one small inline script; the page works without it.  No
 external files; readable on a phone (the drawings scale to the screen
-width)."""
+width).  The page is a Jinja2 template with autoescaping on
+(``templates/explain.html.j2``, its pieces in ``_steps.html.j2``): every text is
+escaped; only the drawings, SVG written by this package, come in as markup."""
 
 from __future__ import annotations
 
-from html import escape
+from typing import Any
 
 from grader.core.board import Board
 from grader.core.steps import Link, Step
@@ -19,7 +21,7 @@ from grader.explainer.core import Walkthrough
 from grader.explainer.document import facts
 from grader.explainer.names import beside, shown_level
 from grader.explainer.notation import shown
-from grader.explainer.style import ELIMINATION, PLACEMENT, cell_style, region_style
+from grader.explainer.style import ELIMINATION, LINKED, PLACEMENT, cell_style, region_style
 from grader.explainer.svg import grid_svg
 
 CSS = """
@@ -74,128 +76,123 @@ document.addEventListener("keydown", function (e) {
 """
 
 
-def _swatch(fill: str) -> str:
-    """A small square of colour (an SVG, so that no style attribute is needed:
-    a page with a strict Content-Security-Policy shows it too)."""
-    return (f'<svg class="swatch" width="12" height="12" viewBox="0 0 10 10" aria-hidden="true">'
-            f'<rect width="10" height="10" fill="{fill}" stroke="#adb5bd"/></svg>')
+def _env() -> Any:
+    """The templates of this package (``templates/*.html.j2``), autoescaping on."""
+    from grader.explainer.templating import environment
+
+    return environment("grader.explainer")
 
 
-def _mark(kind: str, colour: str) -> str:
-    """The mark of a legend drawn as on the grid: a circle, a cross or a square."""
-    shape = {"circle": f'<circle cx="5" cy="5" r="4" fill="none" stroke="{colour}" '
-                       f'stroke-width="1.6"/>',
-             "cross": f'<path d="M1.5 8.5L8.5 1.5" stroke="{colour}" stroke-width="1.8"/>',
-             "square": f'<rect x="1" y="1" width="8" height="8" rx="1.5" fill="none" '
-                       f'stroke="{colour}" stroke-width="1.6"/>'}[kind]
-    return (f'<svg class="swatch" width="12" height="12" viewBox="0 0 10 10" '
-            f'aria-hidden="true">{shape}</svg>')
+def _macros() -> Any:
+    """The macros of ``_steps.html.j2`` (legend, teach), as Python callables."""
+    return _env().get_template("_steps.html.j2").module
 
 
-def step_legend(step: Step) -> str:
+def legend_items(step: Step) -> list[dict[str, str]]:
     """The legend of a step's drawing: its roles' colours and its effects' marks."""
-    items: list[str] = []
+    items: list[dict[str, str]] = []
     seen: set[str] = set()
     for _, role in step.pattern.cells:
         if role not in seen:
             seen.add(role)
             st = cell_style(role, step.technique)
-            items.append(f'<span class="key">{_swatch(st.fill)}{escape(st.label)}</span>')
+            items.append({"kind": "swatch", "colour": st.fill, "label": st.label})
     for _, role in step.pattern.regions:
         key = "region:" + role
         if key not in seen:
             seen.add(key)
             rst = region_style(role, step.technique)
-            items.append(f'<span class="key">{_swatch(rst.fill)}{escape(rst.label)}</span>')
+            items.append({"kind": "swatch", "colour": rst.fill, "label": rst.label})
+    kinds = {arc.strong for arc in step.pattern.arcs}
+    if True in kinds:
+        items.append({"kind": "strong", "colour": LINKED.fill, "label": "strong link"})
+    if False in kinds:
+        items.append({"kind": "weak", "colour": LINKED.fill, "label": "weak link"})
     if step.placements:
-        items.append(f'<span class="key">{_mark("circle", PLACEMENT.fill)} '
-                     f'{escape(PLACEMENT.label)}</span>')
+        items.append({"kind": "circle", "colour": PLACEMENT.fill, "label": PLACEMENT.label})
     if step.eliminations:
-        items.append(f'<span class="key">{_mark("cross", ELIMINATION.fill)} '
-                     f'{escape(ELIMINATION.label)}</span>')
-    return " &nbsp; ".join(items)
+        items.append({"kind": "cross", "colour": ELIMINATION.fill, "label": ELIMINATION.label})
+    return items
+
+
+def step_legend(step: Step) -> str:
+    """The legend of a step's drawing, as HTML."""
+    return str(_macros().legend(legend_items(step)))
 
 
 _legend = step_legend  # the older, private name
 
+#: the colours of a chain's legend
+CHAIN_KEY = {"assume": ASSUME, "placed": PLACEMENT.fill, "eliminated": ELIMINATION.fill,
+             "conflict": CONFLICT}
 
-def _trace(step: Step, nest: int = 0) -> str:
-    """A trial's branches as nested lists of the recorded sub-steps (the
-    ``--full-trace`` view); ``nest``: how many trials this one is nested in."""
+
+def _trace(step: Step, nest: int = 0) -> dict[str, Any]:
+    """A trial's branches as the recorded sub-steps (the ``--full-trace``
+    view); ``nest``: how many trials this one is nested in."""
     from rules.chain_text import branch_end, branch_head, label
 
-    parts = ['<ul class="branches">']
-    for i, b in enumerate(step.branches, start=1):
-        parts.append(f'<li><span class="assume">{escape(branch_head(step, b, i, nest))}</span>')
-        if b.steps:
-            parts.append('<ol class="chain">')
-            for sub in b.steps:
-                parts.append(f"<li>{escape(sub.summary())}")
-                if sub.branches:
-                    parts.append(_trace(sub, nest + 1))
-                parts.append("</li>")
-            parts.append("</ol>")
-        cls = "ok" if b.trace_end is None else "conflict"
-        parts.append(f'<div class="{cls}">{escape(branch_end(step, b, label(nest)))}</div>')
-        parts.append("</li>")
-    parts.append("</ul>")
-    return "".join(parts)
+    return {"branches": [
+        {"head": branch_head(step, b, i, nest),
+         "steps": [{"summary": sub.summary(),
+                    "trace": _trace(sub, nest + 1) if sub.branches else None}
+                   for sub in b.steps or ()],
+         "ok": b.trace_end is None, "end": branch_end(step, b, label(nest))}
+        for i, b in enumerate(step.branches, start=1)]}
 
 
-def _link(step: Step, link: Link, size_px: int, uid: str, nest: int = 0) -> str:
+def _link(step: Step, link: Link, size_px: int, uid: str, nest: int = 0) -> dict[str, Any]:
     from grader.core.phrases import effects
     from rules.chain_text import label, uses_text
 
     sub = link.step
-    eff = effects(step.geo, link.placements, link.eliminations)
-    uses = uses_text(link.uses, label(nest))
-    out = [f'<li value="{link.index}"><b>{escape(eff)}</b> by {escape(sub.name)}: '
-           f'{escape(sub.reason())} <span class="uses">({escape(uses)})</span>']
-    if sub.branches:
-        out.append(_branches(sub, None, size_px, uid, nested=True, nest=nest + 1))
-    out.append("</li>")
-    return "".join(out)
+    return {"index": link.index,
+            "effects": effects(step.geo, link.placements, link.eliminations),
+            "name": sub.name, "reason": sub.reason(), "uses": uses_text(link.uses, label(nest)),
+            "branches": _branches(sub, None, size_px, uid, nested=True, nest=nest + 1)
+            if sub.branches else None}
 
 
 def _branches(step: Step, board: Board | None, size_px: int, uid: str,
-              nested: bool = False, nest: int = 0) -> str:
+              nested: bool = False, nest: int = 0) -> list[dict[str, Any]]:
     """A trial's branches, each folded: the chain drawn (with ``board``, the
     position the trial starts from; nested trials are written out only, so
     that the page stays small) and written out, nested trials inside.
     ``uid``: a prefix for the ids of the drawings, unique in the page;
     ``nest``: how many trials this one is nested in (its assumptions' label)."""
+    from markupsafe import Markup
+
     from rules.chain_text import branch_head, chain_notation, end_text, ending, has_short, label
 
-    parts: list[str] = []
+    out: list[dict[str, Any]] = []
     for i, b in enumerate(step.branches, start=1):
         if b.chain is None:
-            parts.append(_trace(step, nest))
+            out.append({"trace": _trace(step, nest)})
             break
-        parts.append(f'<details class="branch"{"" if nested else " open"}><summary>'
-                     f'<span class="assume">{escape(branch_head(step, b, i, nest))}'
-                     f'</span> &mdash; {escape(ending(step, b))}</summary>')
+        figure = None
         if board is not None and (b.chain.links or b.conflict is not None):
-            parts.append(f"<figure>{chain_svg(board, step, b, size_px=size_px, uid=f'{uid}-{i}')}"
-                         f"<figcaption>{_chain_legend()}</figcaption></figure>")
-        if b.chain.links:
-            parts.append('<ol class="chain">')
-            for link in b.chain.links:
-                parts.append(_link(step, link, size_px, f"{uid}-{i}-{link.index}", nest))
-            parts.append("</ol>")
-        cls = "ok" if b.conflict is None else "conflict"
-        parts.append(f'<div class="{cls}">{escape(end_text(step, b, label(nest)))}</div>')
-        if has_short(b):
-            parts.append(f'<div class="short">{escape(chain_notation(step, b))}</div>')
-        parts.append("</details>")
-    return "".join(parts)
+            figure = Markup(chain_svg(board, step, b, size_px=size_px, uid=f"{uid}-{i}"))
+        out.append({
+            "trace": None, "open": not nested, "head": branch_head(step, b, i, nest),
+            "ending": ending(step, b), "figure": figure, "ok": b.conflict is None,
+            "end": end_text(step, b, label(nest)),
+            "short": chain_notation(step, b) if has_short(b) else None,
+            "links": [_link(step, link, size_px, f"{uid}-{i}-{link.index}", nest)
+                      for link in b.chain.links]})
+    return out
 
 
-def _chain_legend() -> str:
-    return (f'{_mark("circle", ASSUME)} A: the assumption &nbsp; '
-            f'{_mark("circle", PLACEMENT.fill)} placed &nbsp; '
-            f'{_mark("cross", ELIMINATION.fill)} eliminated '
-            f"(numbers: the lines below; arrows: what each line uses) &nbsp; "
-            f'{_mark("square", CONFLICT)} the contradiction')
+def teach_parts(step: Step, board: Board | None = None, size_px: int = 480,
+                full: bool = False, uid: str = "a") -> dict[str, Any]:
+    """What :func:`step_teach` shows, as data for the templates."""
+    if step.branches:
+        from rules.trial_text import trial_parts
+
+        intro, outro = trial_parts(step)
+        return {"paragraphs": None, "intro": intro, "outro": outro, "chain_key": CHAIN_KEY,
+                "trace": _trace(step) if full else None,
+                "branches": None if full else _branches(step, board, size_px, uid)}
+    return {"paragraphs": [p for p in step.explain("teach").split("\n") if p]}
 
 
 def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
@@ -204,82 +201,33 @@ def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
     its chain drawn on ``board`` (the position before the step) and written
     out; ``full``: the whole recorded propagation instead of the chains.
     ``uid``: a prefix of the drawings' ids, unique in the page."""
-    if step.branches:
-        from rules.trial_text import trial_parts
-
-        intro, outro = trial_parts(step)
-        body = _trace(step) if full else _branches(step, board, size_px, uid)
-        return f"<p>{escape(intro)}</p>{body}<p>{escape(outro)}</p>"
-    return "".join(f"<p>{escape(p)}</p>" for p in step.explain("teach").split("\n") if p)
-
-
-def _toc(wt: Walkthrough) -> str:
-    items = []
-    for number, _, step in wt:
-        cls = ' class="trial"' if step.branches else ""
-        named = f" ({beside(step)})" if beside(step) else ""
-        items.append(f'<li><a href="#step-{number}"{cls}>{escape(step.name + named)}</a> '
-                     f'<span class="meta">level {shown_level(step)}</span></li>')
-    return ('<nav class="toc" id="steps"><details><summary>All steps (keys <kbd>j</kbd> / '
-            '<kbd>k</kbd> or the arrows: next / previous step)</summary><ol>'
-            + "".join(items) + "</ol></details></nav>")
-
-
-def _nav(number: int, total: int) -> str:
-    prev = (f'<a href="#step-{number - 1}">&larr; previous</a>' if number > 1
-            else '<a href="#start">&larr; start</a>')
-    nxt = (f'<a href="#step-{number + 1}">next &rarr;</a>' if number < total
-           else '<a href="#final">end &rarr;</a>')
-    return f'<span class="nav">{prev}<a href="#steps">steps</a>{nxt}</span>'
+    return str(_macros().teach(teach_parts(step, board, size_px, full, uid)))
 
 
 def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
                 full_trace: bool = False, notation: str = "book") -> str:
-    """The page for a walkthrough (every step is computed).  ``full_trace``:
-    trial branches as the whole recorded propagation, without chains;
-    ``notation``: the sentences' (``book`` or ``compact``)."""
+    """The page for a walkthrough (every step is computed), from the template
+    ``templates/explain.html.j2``.  ``full_trace``: trial branches as the whole
+    recorded propagation, without chains; ``notation``: the sentences'
+    (``book`` or ``compact``)."""
+    from markupsafe import Markup
+
     f = facts(wt)
-    title = title or "Sudoku explained"
-    start = grid_svg(wt.start, size_px=size_px, givens=wt.givens, title="Starting position")
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title>",
-        f"<style>{CSS}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
-        f"<h1>{escape(title)}</h1>",
-        f'<p class="summary">{escape(f.puzzle)}</p>',
-        f'<p class="facts">{f.size}x{f.size} grid, blocks {escape(f.box)}: '
-        f"{escape(f.sentence())}</p>",
-        _toc(wt),
-        '<section class="grid" id="start"><h2>Starting position</h2>',
-        f"<figure>{start}</figure></section>",
-        '<ol class="steps">',
-    ]
-    total = len(wt.steps)
-    for number, board, step in wt:
-        ref = f" · {escape(step.reference)}" if step.reference else ""
-        out.append(f'<li class="step" id="step-{number}">')
-        named = (f' <span class="trialname">({escape(beside(step))})</span>'
-                 if beside(step) else "")
-        out.append(f'<h2>Step {number}/{total} · {escape(step.name)}{named} '
-                   f'<span class="meta">level {shown_level(step)}{ref}</span>'
-                   f'{_nav(number, total)}</h2>')
-        out.append(f'<p class="summary">{escape(step.summary())}</p>')
-        out.append(step_teach(step, board, size_px, full_trace, f"arrow-{number}"))
-        svg = grid_svg(board, step, size_px=size_px, givens=wt.givens)
-        out.append(f"<figure>{svg}<figcaption>{step_legend(step)}</figcaption></figure>")
-        out.append("</li>")
-    out.append("</ol>")
+    steps = [{"number": number, "name": step.name, "beside": beside(step),
+              "level": shown_level(step), "se": None if step.se is None else f"{step.se:.1f}",
+              "reference": step.reference, "trial": bool(step.branches),
+              "summary": step.summary(),
+              "teach": teach_parts(step, board, size_px, full_trace, f"arrow-{number}"),
+              "figure": Markup(grid_svg(board, step, size_px=size_px, givens=wt.givens)),
+              "legend": legend_items(step)}
+             for number, board, step in wt]
     final = wt.final()
     label = "Solution" if final.is_solved() else "Where the rules stop"
-    out.append(f'<section class="grid" id="final"><h2>{label}</h2>'
-               f"<figure>{grid_svg(final, size_px=size_px, givens=wt.givens, title=label)}"
-               "</figure></section>")
-    out += ["</main>", f"<script>{SCRIPT}</script>", "</body>", "</html>", ""]
-    return shown("\n".join(out), notation, html=True)
+    page = _env().get_template("explain.html.j2").render(
+        title=title or "Sudoku explained", css=Markup(CSS), script=Markup(SCRIPT),
+        facts={"puzzle": f.puzzle, "size": f.size, "box": f.box, "sentence": f.sentence()},
+        start=Markup(grid_svg(wt.start, size_px=size_px, givens=wt.givens,
+                              title="Starting position")),
+        steps=steps, final_label=label,
+        final=Markup(grid_svg(final, size_px=size_px, givens=wt.givens, title=label)))
+    return shown(page, notation, html=True)

@@ -98,6 +98,22 @@ def _book_trial(work: Board, engine: Engine, move: Move | None,
             else replace(step, se=move.rating / 10))
 
 
+def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
+                   engine: Engine) -> Step:
+    """The book's trial at a position whose forcing chain the pattern family
+    cannot rebuild within its depth: named as what it shows ("forcing chains
+    (book)", "nested trials" when its branches use trials), valued as the
+    walk rates the position."""
+    step = engine.next_step(work)
+    if step is None:
+        raise RuntimeError(f"neither the walk's {hint.family} nor a book trial moves "
+                           f"{work.to_string()}")
+    name = "nested trials" if step.depth > 1 else NETS
+    net = families.get(NETS)
+    return (net.label(step, name, hint.rating) if net is not None
+            else replace(step, se=hint.rating / 10))
+
+
 def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, Any],
            engine: Engine) -> Iterator[Step]:
     """The hints of a move as steps of their families, each applied in turn
@@ -131,7 +147,10 @@ def _present(work: Board, hint: Hint, families: Mapping[str, Any],
         raise LookupError(f"no pattern family presents {hint.family!r} "
                           f"(see the sudoku_grader.patterns entry points)")
     if not check:
-        step = family.step(hint, work, engine)
+        try:
+            step = family.step(hint, work, engine)
+        except ValueError:  # a net the presenter cannot rebuild: the book's trial
+            step = _book_fallback(work, hint, families, engine)
     else:
         if any(work.values[c] for c in hint.cells):
             return None

@@ -28,6 +28,7 @@ from grader.formats import (
     MalformedGrid,
     Record,
     iter_text,
+    looks_like_grid_argument,
 )
 from grader.formats.pencil import pencil_positions, symbol_value
 
@@ -84,6 +85,9 @@ def read_text(arg: str) -> tuple[str, str]:
             raise InputError(f"{arg}: cannot open: {e.strerror or e}") from e
     if "\n" not in arg and (arg.endswith((".txt", ".sdm", ".csv", ".jsonl")) or "/" in arg):
         raise InputError(f"{arg}: no such file")
+    if len(arg.split()) == 1 and not looks_like_grid_argument(arg):
+        # one word that is neither a file nor a grid: a file name, as grade reads it
+        raise InputError(f"{arg}: cannot open: No such file or directory")
     return arg, "<argument>"
 
 

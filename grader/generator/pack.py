@@ -1,14 +1,16 @@
-"""A daily pack: one grid of each rating, with solutions and a page to print."""
+"""A daily pack: one grid of each rating, with solutions and a page to print
+(``pack.html``, a Jinja2 template with autoescaping on)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 
+from markupsafe import Markup
+
 from grader.core.board import Board
-from grader.generator.output import block_rows, comment, grid_text, record
+from grader.generator.output import comment, grid_text, record
 from grader.generator.search import Generated
 from grader.strategy.hierarchy import Hierarchy
 
@@ -42,13 +44,12 @@ h2.solutions { page-break-before: always; break-before: page; }
 """
 
 
-def _svg(board: Board, size_px: int, title: str, givens: set[int] | None = None) -> str:
-    try:
-        from grader.explainer.svg import grid_svg
-    except ImportError:  # pragma: no cover - the explain package is part of the project
-        rows = "\n".join(block_rows(board.geo, board.values))
-        return f"<pre>{escape(rows)}</pre>"
-    return grid_svg(board, size_px=size_px, givens=givens, labels=False, title=title)
+def _svg(board: Board, size_px: int, title: str, givens: set[int] | None = None) -> Markup:
+    """A grid drawn by ``explain``'s :func:`~grader.explainer.svg.grid_svg` (markup
+    the package writes itself: it goes into the page as it is)."""
+    from grader.explainer.svg import grid_svg
+
+    return Markup(grid_svg(board, size_px=size_px, givens=givens, labels=False, title=title))
 
 
 def _clean(g: Generated, values: tuple[int, ...]) -> Board:
@@ -58,32 +59,18 @@ def _clean(g: Generated, values: tuple[int, ...]) -> Board:
 
 
 def pack_html(grids: Sequence[Generated], h: Hierarchy, title: str, meta: str) -> str:
-    """The printable page: the grids, then (on a new page) their solutions."""
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{escape(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
-           f"<h1>{escape(title)}</h1>", f'<p class="meta">{escape(meta)}</p>',
-           '<section class="puzzles">']
-    for i, g in enumerate(grids, 1):
-        r = g.result
-        cap = f"{i}. {r.rating}"
-        out.append("<figure>")
-        out.append(_svg(_clean(g, g.puzzle), 340, f"Grid {i}: {r.rating}"))
-        out.append(f'<figcaption><span class="rating">{escape(cap)}</span> &middot; '
-                   f"{escape(comment(g, h).split(', ', 1)[1])}</figcaption>")
-        out.append("</figure>")
-    out.append("</section>")
-    out.append('<h2 class="solutions">Solutions</h2>')
-    out.append('<section class="solutions">')
-    for i, g in enumerate(grids, 1):
-        givens = {c for c, v in enumerate(g.puzzle) if v}
-        out.append("<figure>")
-        out.append(_svg(_clean(g, g.solution), 200, f"Solution of grid {i}", givens))
-        out.append(f"<figcaption>{i}. {escape(g.result.rating or '')}</figcaption>")
-        out.append("</figure>")
-    out.append("</section>")
-    out.append("</body>")
-    out.append("</html>")
-    return "\n".join(out) + "\n"
+    """The printable page, from the template ``templates/pack.html.j2``
+    (autoescaping on): the grids, then (on a new page) their solutions."""
+    from grader.explainer.templating import environment
+
+    rows = [{"number": i, "rating": g.result.rating,
+             "caption": comment(g, h).split(", ", 1)[1],
+             "puzzle": _svg(_clean(g, g.puzzle), 340, f"Grid {i}: {g.result.rating}"),
+             "solution": _svg(_clean(g, g.solution), 200, f"Solution of grid {i}",
+                              {c for c, v in enumerate(g.puzzle) if v})}
+            for i, g in enumerate(grids, 1)]
+    return environment("grader.generator").get_template("pack.html.j2").render(
+        title=title, meta=meta, css=Markup(_CSS), grids=rows)
 
 
 def write_pack(directory: Path, grids: Sequence[Generated], h: Hierarchy, title: str,

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from grader.core import fields
 from grader.core.board import Board
@@ -57,10 +57,18 @@ VERDICTS: tuple[str, ...] = ("ok", "malformed", "contradiction", "no-solution",
                              "multiple-solutions", "unsolved", "timeout", "rule-error", "error")
 
 
+#: The version of the JSON Lines contract every record names in its field
+#: ``schema`` (``schemas/grade.schema.json``).  Within one version fields are
+#: only ever added (a reader ignores the ones it does not know); a change of
+#: shape changes the version.  Records written before the field existed
+#: (sudoku-grader 0.1) follow version 1 too.
+GRADE_SCHEMA = "sudoku-grader/grade/1"
+
+
 class GradeResult(BaseModel):
     """The JSON Lines contract: one object per input grid, in input order."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", populate_by_name=True, serialize_by_alias=True)
 
     index: int = 1
     line: int | None = None
@@ -78,10 +86,12 @@ class GradeResult(BaseModel):
     se: float | None = None
     se_pattern: str | None = None
     seconds: float = 0.0
+    schema_: str = Field(default=GRADE_SCHEMA, alias="schema",
+                         description="the version of the contract this record follows")
 
     def contract(self, with_solution: bool = False) -> dict[str, Any]:
         """The fields of the JSON Lines contract (plus ``solution`` on request)."""
-        d = self.model_dump(include=set(CONTRACT_FIELDS))
+        d = self.model_dump(include=set(type(self).model_fields), by_alias=True)
         out = {k: d[k] for k in CONTRACT_FIELDS}
         if with_solution:
             out["solution"] = getattr(self, "solution", None)
@@ -91,7 +101,8 @@ class GradeResult(BaseModel):
 #: The contract's fields, in order: the model's own (one place to add a field;
 #: :mod:`grader.bulk.codec` reads and writes them by the model's types), named
 #: in :mod:`grader.core.fields` too for the commands' help.
-CONTRACT_FIELDS: tuple[str, ...] = tuple(GradeResult.model_fields)
+CONTRACT_FIELDS: tuple[str, ...] = tuple(f.alias or name
+                                        for name, f in GradeResult.model_fields.items())
 if CONTRACT_FIELDS != fields.CONTRACT_FIELDS:  # pragma: no cover - caught by every test
     raise ImportError(f"grader.core.fields.CONTRACT_FIELDS must be {CONTRACT_FIELDS}")
 

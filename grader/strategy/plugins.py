@@ -3,6 +3,12 @@
 Built-in rules are registered exactly like third-party ones (see
 ``pyproject.toml``), and the engine loads rules from nowhere else.
 
+A name registered by two packages (two plugins, or a plugin named like a
+built-in rule) is never chosen silently: using it is a :class:`PluginError`
+naming both packages, and a hierarchy chooses one by qualifying the name
+with its package, ``plugin = "PACKAGE:NAME"`` (``sudoku-grader:fish``, the
+built-in).
+
 Listing the entry points loads nothing (:func:`entries`); a plugin is
 imported only when a hierarchy names it (:func:`rule_class`), so that a
 broken package the hierarchy does not use costs nothing, not even a look.
@@ -149,7 +155,7 @@ def discover() -> Discovery:
     broken: dict[str, str] = {}
     for name, eps in entries().items():
         try:
-            found[name] = _load_first(eps)
+            found[name] = _load_first(_chosen(name, eps, None))
         except PluginError as e:
             broken[name] = str(e)
     return Discovery(MappingProxyType(found), MappingProxyType(broken))
@@ -193,15 +199,49 @@ def plugins(refresh: bool = False) -> dict[str, type[Rule]]:
 
 
 def rule_class(name: str) -> type[Rule]:
-    """The rule class of the plugin ``name``: only that plugin is loaded."""
-    eps = entries().get(name)
+    """The rule class of the plugin ``name`` (or ``PACKAGE:NAME``, the plugin
+    of that package): only that plugin is loaded.  A name two packages
+    register, unqualified, is a :class:`PluginError` naming both."""
+    package, _, bare = name.rpartition(":")
+    eps = entries().get(bare)
     if eps is None:
         entries.cache_clear()  # it may have been installed since
-        eps = entries().get(name)
+        eps = entries().get(bare)
     if eps is None:
         known = ", ".join(sorted(entries())) or "none"
-        raise PluginError(f"no rule plugin named {name!r} in group {GROUP} (known: {known})")
-    return _load_first(eps)
+        raise PluginError(f"no rule plugin named {bare!r} in group {GROUP} (known: {known})")
+    return _load_first(_chosen(bare, eps, package or None))
+
+
+def package_name(ep: EntryPoint) -> str:
+    """The distribution that registers an entry point (as pip names it)."""
+    dist = getattr(ep, "dist", None)
+    name = dist.metadata["Name"] if dist is not None else None
+    return str(name) if name else "?"
+
+
+def _key(package: str) -> str:
+    return package.lower().replace("_", "-").replace(".", "-")
+
+
+def _chosen(name: str, eps: tuple[EntryPoint, ...], package: str | None) -> tuple[EntryPoint, ...]:
+    """The entry points of ``name`` to load: those of ``package`` when given;
+    else all of them when one package registers the name, a clash otherwise."""
+    if package is not None:
+        mine = tuple(ep for ep in eps if _key(package_name(ep)) == _key(package))
+        if not mine:
+            have = ", ".join(sorted({package_name(ep) for ep in eps}))
+            raise PluginError(f"no rule plugin {name!r} in the package {package!r} "
+                              f"(registered by: {have})")
+        return mine
+    owners = sorted({package_name(ep) for ep in eps})
+    if len(owners) > 1:
+        both = " and ".join(f"{package_name(ep)} ({ep.value})" for ep in eps)
+        raise PluginError(
+            f"rule plugin {name!r} is registered by more than one package: {both}; "
+            f"choose one in your hierarchy, e.g. plugin = \"{owners[0]}:{name}\" "
+            f"(see docs/plugins.md)")
+    return eps
 
 
 @dataclass(frozen=True)
@@ -228,13 +268,12 @@ def rule_table(hierarchy: Hierarchy) -> list[RuleInfo]:
     rows: list[RuleInfo] = []
     used: set[str] = set()
     for spec in hierarchy.ordered():
-        cls = found.get(spec.plugin)
+        cls, why = _listed(spec.plugin, found, broken)
         if cls is None:
-            why = broken.get(spec.plugin, f"no rule plugin named {spec.plugin!r}")
             rows.append(RuleInfo(spec.plugin, spec.code, spec.level, spec.name or spec.code,
                                  "", "?", "?", False, why))
             continue
-        used.add(spec.plugin)
+        used.add(spec.plugin.rpartition(":")[2])
         rule = cls(spec, RuleContext())
         rows.append(_info(spec.plugin, cls, spec.code, spec.level, rule.name,
                           rule.accelerated() is not None))
@@ -245,6 +284,20 @@ def rule_table(hierarchy: Hierarchy) -> list[RuleInfo]:
         if name not in used:
             rows.append(RuleInfo(name, None, None, name, "", "?", "?", False, why))
     return rows
+
+
+def _listed(plugin: str, found: Mapping[str, type[Rule]],
+            broken: Mapping[str, str]) -> tuple[type[Rule] | None, str]:
+    """The class a hierarchy's ``plugin`` names (a qualified name chooses among
+    the packages of a clash), or None and why."""
+    if ":" in plugin:
+        try:
+            return rule_class(plugin), ""
+        except PluginError as e:
+            return None, str(e)
+    cls = found.get(plugin)
+    return cls, "" if cls is not None else broken.get(plugin,
+                                                       f"no rule plugin named {plugin!r}")
 
 
 def _info(plugin: str, cls: type[Rule], code: str | None, level: int | None, name: str,

@@ -90,7 +90,8 @@ class StepItem(BaseModel):
     level: int
     depth: int
     trial: bool
-    pattern_name: str | None
+    common_name: str | None = Field(None, description="the name players give the step's "
+                                                      "technique (as explain's JSON)")
     se: float | None = Field(None, description="a pattern's value on Sudoku Explainer's "
                                                "scale (the pattern path), else null")
     summary: str

@@ -20,7 +20,7 @@ from grader.explainer import hint as hint_text
 from grader.explainer.document import candidates_list, values_string
 from grader.explainer.html import step_legend, step_teach
 from grader.explainer.model import step_model
-from grader.explainer.names import beside, shown_level
+from grader.explainer.names import beside, common_name, shown_level
 from grader.explainer.svg import grid_svg
 from grader.web.work import Solved, check_frame, fold_move
 
@@ -71,7 +71,7 @@ def summary(s: Solved) -> dict[str, Any]:
         "status": s.status, "contradiction": s.contradiction, "sentence": s.sentence,
         "grade": s.grade, "total": len(s.steps), "end": len(s.steps) + 1,
         "steps": [{"number": i, "name": st.name, "level": shown_level(st), "depth": st.depth,
-                   "trial": bool(st.branches), "pattern_name": st.pattern_name or None,
+                   "trial": bool(st.branches), "common_name": common_name(st),
                    "se": st.se, "summary": st.summary()}
                   for i, st in enumerate(s.steps, start=1)],
     }

@@ -221,9 +221,9 @@ def sources(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], i
 
 def _cells(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:
     for c in range(board.geo.ncells):
-        if not board.values[c] and 2 <= board.cands[c].bit_count() <= most:
-            if c not in _target_cells(hint):
-                yield [(c, v) for v in values_of(board.cands[c])], -1
+        if (not board.values[c] and 2 <= board.cands[c].bit_count() <= most
+                and c not in _target_cells(hint)):
+            yield [(c, v) for v in values_of(board.cands[c])], -1
 
 
 def _regions(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:

@@ -92,7 +92,7 @@
     const list = $("steps");
     list.textContent = "";
     for (const s of info.steps) {
-      const b = node("button", s.number + ". " + s.name + (s.pattern_name ? " (" + s.pattern_name + ")" : "")
+      const b = node("button", s.number + ". " + s.name + (s.common_name && s.common_name.toLowerCase() !== s.name.toLowerCase() ? " (" + s.common_name + ")" : "")
                      + (s.se !== null && s.se !== undefined ? " · SE " + Number(s.se).toFixed(1) : " · " + s.level), s.depth ? "trial" : "");
       b.type = "button"; b.dataset.n = String(s.number); b.dataset.depth = String(s.depth);
       b.title = s.summary;
