@@ -85,6 +85,9 @@ def write_all(folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> None:
     """``python -m grader.schemas [FOLDER]``: write the schemas (default ``schemas/``)."""
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0].startswith("-"):
+        print("usage: python -m grader.schemas [FOLDER]   (default: schemas/)")
+        raise SystemExit(0 if args[0] in ("-h", "--help") else 2)
     for path in write_all(Path(args[0] if args else "schemas")):
         print(f"wrote {path}")
 

@@ -22,6 +22,8 @@ from grader.core.steps import Link, Step
 from grader.explainer.chainsvg import ASSUME, CONFLICT, chain_svg
 from grader.explainer.core import Walkthrough
 from grader.explainer.document import facts
+from grader.explainer.names import beside, shown_level
+from grader.explainer.notation import shown
 from grader.explainer.style import ELIMINATION, PLACEMENT, cell_style, region_style
 from grader.explainer.svg import grid_svg
 from grader.generator.output import block_rows, comment
@@ -126,78 +128,73 @@ def step_legend(step: Step) -> str:
 _legend = step_legend  # the older, private name
 
 
-def _trace(step: Step) -> str:
+def _trace(step: Step, nest: int = 0) -> str:
     """A trial's branches as nested lists of the recorded sub-steps (the
-    ``--full-trace`` view)."""
-    from rules.trial_text import assumed, branch_end
+    ``--full-trace`` view); ``nest``: how many trials this one is nested in."""
+    from rules.chain_text import branch_end, branch_head, label
 
     parts = ['<ul class="branches">']
-    many = len(step.branches) > 1
     for i, b in enumerate(step.branches, start=1):
-        label = f"branch {i}: " if many else ""
-        parts.append(f'<li><span class="assume">{escape(label)}assume '
-                     f'{escape(assumed(step, b))}</span>')
+        parts.append(f'<li><span class="assume">{escape(branch_head(step, b, i, nest))}</span>')
         if b.steps:
             parts.append('<ol class="chain">')
             for sub in b.steps:
                 parts.append(f"<li>{escape(sub.summary())}")
                 if sub.branches:
-                    parts.append(_trace(sub))
+                    parts.append(_trace(sub, nest + 1))
                 parts.append("</li>")
             parts.append("</ol>")
         cls = "ok" if b.trace_end is None else "conflict"
-        parts.append(f'<div class="{cls}">{escape(branch_end(step, b))}</div>')
+        parts.append(f'<div class="{cls}">{escape(branch_end(step, b, label(nest)))}</div>')
         parts.append("</li>")
     parts.append("</ul>")
     return "".join(parts)
 
 
-def _link(step: Step, link: Link, size_px: int, uid: str) -> str:
+def _link(step: Step, link: Link, size_px: int, uid: str, nest: int = 0) -> str:
     from grader.core.phrases import effects
-    from rules.trial_text import uses_text
+    from rules.chain_text import label, uses_text
 
     sub = link.step
     eff = effects(step.geo, link.placements, link.eliminations)
+    uses = uses_text(link.uses, label(nest))
     out = [f'<li value="{link.index}"><b>{escape(eff)}</b> by {escape(sub.name)}: '
-           f'{escape(sub.reason())} <span class="uses">({escape(uses_text(link.uses))})</span>']
+           f'{escape(sub.reason())} <span class="uses">({escape(uses)})</span>']
     if sub.branches:
-        out.append(_branches(sub, None, size_px, uid, nested=True))
+        out.append(_branches(sub, None, size_px, uid, nested=True, nest=nest + 1))
     out.append("</li>")
     return "".join(out)
 
 
 def _branches(step: Step, board: Board | None, size_px: int, uid: str,
-              nested: bool = False) -> str:
+              nested: bool = False, nest: int = 0) -> str:
     """A trial's branches, each folded: the chain drawn (with ``board``, the
     position the trial starts from; nested trials are written out only, so
     that the page stays small) and written out, nested trials inside.
-    ``uid``: a prefix for the ids of the drawings, unique in the page."""
-    from rules.trial_text import assumed, chain_notation, end_text
+    ``uid``: a prefix for the ids of the drawings, unique in the page;
+    ``nest``: how many trials this one is nested in (its assumptions' label)."""
+    from rules.chain_text import branch_head, chain_notation, end_text, ending, has_short, label
 
     parts: list[str] = []
-    many = len(step.branches) > 1
     for i, b in enumerate(step.branches, start=1):
         if b.chain is None:
-            parts.append(_trace(step))
+            parts.append(_trace(step, nest))
             break
-        n = len(b.chain.links)
-        ending = "contradiction" if b.conflict is not None else "conclusion"
-        label = f"branch {i}: " if many else ""
         parts.append(f'<details class="branch"{"" if nested else " open"}><summary>'
-                     f'<span class="assume">{escape(label)}assume {escape(assumed(step, b))}'
-                     f'</span> &mdash; {ending} after {n} {"line" if n == 1 else "lines"}'
-                     f'</summary>')
+                     f'<span class="assume">{escape(branch_head(step, b, i, nest))}'
+                     f'</span> &mdash; {escape(ending(step, b))}</summary>')
         if board is not None and (b.chain.links or b.conflict is not None):
             parts.append(f"<figure>{chain_svg(board, step, b, size_px=size_px, uid=f'{uid}-{i}')}"
                          f"<figcaption>{_chain_legend()}</figcaption></figure>")
         if b.chain.links:
             parts.append('<ol class="chain">')
             for link in b.chain.links:
-                parts.append(_link(step, link, size_px, f"{uid}-{i}-{link.index}"))
+                parts.append(_link(step, link, size_px, f"{uid}-{i}-{link.index}", nest))
             parts.append("</ol>")
         cls = "ok" if b.conflict is None else "conflict"
-        parts.append(f'<div class="{cls}">{escape(end_text(step, b))}</div>')
-        parts.append(f'<div class="short">{escape(chain_notation(step, b))}</div>')
+        parts.append(f'<div class="{cls}">{escape(end_text(step, b, label(nest)))}</div>')
+        if has_short(b):
+            parts.append(f'<div class="short">{escape(chain_notation(step, b))}</div>')
         parts.append("</details>")
     return "".join(parts)
 
@@ -229,9 +226,9 @@ def _toc(wt: Walkthrough) -> str:
     items = []
     for number, _, step in wt:
         cls = ' class="trial"' if step.branches else ""
-        named = f" ({step.pattern_name})" if step.pattern_name else ""
+        named = f" ({beside(step)})" if beside(step) else ""
         items.append(f'<li><a href="#step-{number}"{cls}>{escape(step.name + named)}</a> '
-                     f'<span class="meta">level {step.level}</span></li>')
+                     f'<span class="meta">level {shown_level(step)}</span></li>')
     return ('<nav class="toc" id="steps"><details><summary>All steps (keys <kbd>j</kbd> / '
             '<kbd>k</kbd> or the arrows: next / previous step)</summary><ol>'
             + "".join(items) + "</ol></details></nav>")
@@ -246,9 +243,10 @@ def _nav(number: int, total: int) -> str:
 
 
 def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
-                full_trace: bool = False) -> str:
+                full_trace: bool = False, notation: str = "book") -> str:
     """The page for a walkthrough (every step is computed).  ``full_trace``:
-    trial branches as the whole recorded propagation, without chains."""
+    trial branches as the whole recorded propagation, without chains;
+    ``notation``: the sentences' (``book`` or ``compact``)."""
     f = facts(wt)
     title = title or "Sudoku explained"
     start = grid_svg(wt.start, size_px=size_px, givens=wt.givens, title="Starting position")
@@ -276,10 +274,11 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
     for number, board, step in wt:
         ref = f" · {escape(step.reference)}" if step.reference else ""
         out.append(f'<li class="step" id="step-{number}">')
-        named = (f' <span class="trialname">({escape(step.pattern_name)})</span>'
-                 if step.pattern_name else "")
+        named = (f' <span class="trialname">({escape(beside(step))})</span>'
+                 if beside(step) else "")
         out.append(f'<h2>Step {number}/{total} · {escape(step.name)}{named} '
-                   f'<span class="meta">level {step.level}{ref}</span>{_nav(number, total)}</h2>')
+                   f'<span class="meta">level {shown_level(step)}{ref}</span>'
+                   f'{_nav(number, total)}</h2>')
         out.append(f'<p class="summary">{escape(step.summary())}</p>')
         out.append(step_teach(step, board, size_px, full_trace, f"arrow-{number}"))
         svg = grid_svg(board, step, size_px=size_px, givens=wt.givens)
@@ -292,10 +291,7 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
                f"<figure>{grid_svg(final, size_px=size_px, givens=wt.givens, title=label)}"
                "</figure></section>")
     out += ["</main>", f"<script>{SCRIPT}</script>", "</body>", "</html>", ""]
-    return "\n".join(out)
-
-
-# -- generate's pack page, before Jinja2 (grader/generator/pack.py) --
+    return shown("\n".join(out), notation, html=True)
 
 
 def _pack_svg(board: Board, size_px: int, title: str, givens: set[int] | None = None) -> str:

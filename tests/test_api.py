@@ -37,14 +37,15 @@ MIRROR: dict[str, tuple[Callable[..., object], dict[str, str]]] = {
         "--check-engine": "check_engine", "--jobs": "jobs", "--time-limit": "time_limit",
         "--where": "where", "--min-level": "min_level", "--max-level": "max_level",
         "--sort": "sort", "--top": "top", "--dedupe": "dedupe",
-        "--keep-columns": "keep_columns",
+        "--keep-columns": "keep_columns", "--se": "se",
         "--strict": "- the result of a broken plugin is the verdict rule-error",
         "--resume": "- an output file's continuation: the command's",
         "--dask": "- a cluster: grade --dask",
     }),
     "explain": (grader.explain, {
         "--input-format": "input_format", "--box": "box", "--hierarchy": "hierarchy",
-        "--moves": "moves", "--rules-up-to": "rules_up_to",
+        "--moves": "moves", "--rules-up-to": "rules_up_to", "--path": "path",
+        "--notation": "- explanation(notation=...): the steps are data, the notation their text's",
         "--full-trace": "- explanation(full_trace=True); the steps carry their branches",
     }),
     "solve": (grader.solve, {

@@ -249,7 +249,7 @@ def test_the_command_writes_the_compact_notation(args: list[str]) -> None:
 def test_the_api_writes_the_compact_notation() -> None:
     from grader.api import explanation
 
-    doc = explanation(_grids()[159], notation="compact")
+    doc = explanation(_grids()[159], notation="compact", path="book")
     assert doc.steps[17].summary.endswith("=> r4c9=8")
 
 

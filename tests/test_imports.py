@@ -86,6 +86,7 @@ def import_graph() -> dict[str, set[str]]:
 #: import anything; packages of one layer do not import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader.core",),        # geometry, boards, steps, roles, the rule interface, errors
+    ("grader.about",),       # the installation: version, accelerator, plugins (metadata only)
     ("grader.formats",),     # reading and writing grids
     ("grader.kernel",),      # closures, trial searches, the exact solver: C and Python
     ("grader.exact",),       # SAT, CP-SAT, AC-3 and the native exact solvers; pairs
@@ -94,7 +95,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("grader.explainer",),   # explanations: hints, documents, text, SVG, HTML, Markdown
     ("grader.bulk",),        # grading collections: pools, resume, outputs
     ("grader.generator",),   # making grids
-    ("grader", "grader.api", "grader.cli", "grader.web", "grader.about", "grader.testing",
+    ("grader", "grader.api", "grader.cli", "grader.web", "grader.testing",
      "grader.__main__"),    # the commands, the API, the facade
 )
 

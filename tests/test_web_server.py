@@ -38,16 +38,19 @@ def api(server):
 def test_the_api_grades_explains_steps_hints_and_moves(api) -> None:
     g = api.post("/api/grade", json={"grid": DEPTH1}).json()
     assert g["verdict"] == "ok" and g["level"] == 13 and g["rating"] == "expert"
-    e = api.post("/api/explain", json={"grid": DEPTH1}).json()
+    e = api.post("/api/explain", json={"grid": DEPTH1, "path": "book"}).json()
     assert e["status"] == "solved" and e["total"] == len(e["steps"]) == 57
     assert e["grade"]["se"] is not None and e["end"] == 58
-    f = api.post("/api/step", json={"grid": DEPTH1, "number": 3}).json()
+    f = api.post("/api/step", json={"grid": DEPTH1, "path": "book", "number": 3}).json()
     assert f["kind"] == "step" and f["board"].startswith("<svg") and f["step"]["number"] == 3
     assert f["text"].startswith("<h2>Step 3/57") and len(f["candidates"]) == 81
     trial = next(s["number"] for s in e["steps"] if s["trial"])
-    t = api.post("/api/step", json={"grid": DEPTH1, "number": trial}).json()
+    t = api.post("/api/step", json={"grid": DEPTH1, "path": "book", "number": trial}).json()
     assert 'class="branch"' in t["text"] and "A: the assumption" in t["text"]
-    hints = {level: api.post("/api/hint", json={"grid": DEPTH1, "after": 2, "level": level})
+    p = api.post("/api/explain", json={"grid": DEPTH1}).json()  # the default: patterns
+    assert p["path"] == "patterns" and p["status"] == "solved"
+    assert any(s["se"] is not None for s in p["steps"])
+    hints = {level: api.post("/api/hint", json={"grid": DEPTH1, "path": "book", "after": 2, "level": level})
              .json() for level in ("technique", "where", "full")}
     assert hints["technique"]["text"].startswith("Try ") and hints["technique"]["number"] == 3
     assert "look at" in hints["where"]["text"] and hints["full"]["html"].count("<svg") >= 1

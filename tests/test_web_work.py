@@ -31,7 +31,7 @@ def worker() -> Worker:
 
 
 def test_a_path_its_frames_and_hints(worker: Worker) -> None:
-    s = worker.explain(Query(DEPTH1))
+    s = worker.explain(Query(DEPTH1, path="book"))
     assert s.status == "solved" and len(s.steps) == 57 and s.frames == 58
     assert s.grade is not None and s.grade["level"] == 13 and s.grade["se"] is not None
     first = views.frame(s, 0)

@@ -99,7 +99,9 @@ def _early_dask(argv: list[str]) -> None:
             return
 
 
-def build_app() -> Any:
+def build_app(only: str | None = None) -> Any:
+    """The umbrella app with every command (``only``: with that command alone,
+    so that ``python -m grader grade ...`` imports no other command)."""
     import typer
 
     from grader.cli.options import umbrella
@@ -115,7 +117,7 @@ def build_app() -> Any:
         rich_markup_mode=None,  # plain help: quick to start, greppable
     )
     app.callback()(umbrella)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         loaded = _load(name)
         if loaded is None:
             continue
@@ -162,7 +164,10 @@ def main() -> None:
     _fast_version(sys.argv[1:])
     if sys.argv[1:2] == ["grade"]:
         _early_dask(sys.argv[2:])
-    guarded("grader", lambda: build_app()(prog_name="python -m grader", standalone_mode=False))
+    first = sys.argv[1] if len(sys.argv) > 1 else None
+    only = first if first in COMMANDS else None  # a command: only it is imported
+    guarded("grader", lambda: build_app(only)(prog_name="python -m grader",
+                                              standalone_mode=False))
 
 
 grade_main = _single("grade")

@@ -140,13 +140,15 @@ class EmptyRectangle(PatternFamily):
         q, p = q_arc.a[0], q_arc.b[0]
         target = far_t.b[0]
         box = geo.cell_block[box_arc.a[0]] + 1
-        return (f"In box {box} the places of {sv} all lie on one row and one column of it: "
-                f"whichever holds {sv}, the box's {sv} is on that row or on that column (an "
-                f"empty rectangle: the rest of the box is empty of {sv}).\n"
+        row, col = unit(geo, p_near.unit), unit(geo, far_t.unit)
+        return (f"In box {box} the places of {sv} all lie on one row and one column of it (an "
+                f"empty rectangle: the rest of the box is empty of {sv}), so the box's {sv} "
+                f"is in {row} or in {col}: a grouped strong link.\n"
                 f"- {arc_sentence(geo, q_arc)};\n"
-                f"- if {cand(geo, p, d)}, it clears the box's line through {rc(geo, p)}, so "
-                f"the box's {sv} is on its other line, which runs to {rc(geo, target)};\n"
-                f"- if {cand(geo, q, d)}, {rc(geo, target)} sees it.\n"
+                f"- {arc_sentence(geo, p_near)}: if {cand(geo, p, d)}, the box's {sv} is not "
+                f"in {row}, so it is in {col};\n"
+                f"- {arc_sentence(geo, far_t)}: then {rc(geo, target)} cannot hold {sv};\n"
+                f"- if {cand(geo, q, d)} instead, {rc(geo, target)} sees it.\n"
                 f"Either way {rc(geo, target)} cannot hold {sv}: {conclusion(step)}.")
 
     @staticmethod

@@ -29,6 +29,7 @@ from grader.core.steps import Branch, Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
 from grader.strategy.serate.chainhint import chain_name
+from grader.strategy.serate.rate import beyond
 from grader.strategy.serate.tiers import MAX_LEVEL
 from grader.strategy.trials.branches import after, phases, record_branch
 from grader.strategy.trials.chains import Target, holds
@@ -49,6 +50,9 @@ SE_CHAINS = {chain_name(shape, level): (shape, level)
 #: the name of a book trial shown where the walk ends or stops (see
 #: :func:`grader.explainer.patterns._beyond`), and of the walk's own trials
 BOOK = ("forcing chains (book)", "nested trials")
+#: the walk's bound where it stops before a nesting level (``--se fast``): a
+#: book trial shown with that name and the level's base
+BEYOND = tuple(dict.fromkeys(beyond(level)[0] for level in range(1, MAX_LEVEL + 2)))
 
 
 class OneValueSingles(SinglePosition):
@@ -74,14 +78,14 @@ class ForcingNet(PatternFamily):
     """The trials of the walk (see the module's doc)."""
 
     family = "forcing-chains"
-    names = (*CONTRADICTION, *CELL, *REGION, *SE_CHAINS, *BOOK)
+    names = (*CONTRADICTION, *CELL, *REGION, *SE_CHAINS, *BOOK, *BEYOND)
     roles: ClassVar[dict[str, Any]] = {"pivot": ("where the branches start", "#d0bfff",
                                                  "on dark_magenta")}
 
     @classmethod
     def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
         engine = engine or Engine()
-        if hint.family in BOOK:
+        if hint.family in BOOK or hint.family in BEYOND:
             book = engine.next_step(board)
             if book is None:
                 raise ValueError("no trial of the book moves this position")
