@@ -156,7 +156,7 @@ def test_scheduler_stopped_mid_run_then_resume(cluster: Cluster,
     assert p.returncode == 1, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
-    assert lines[0].startswith(f"error: lost the connection to the Dask scheduler at "
+    assert lines[0].startswith(f"grade: error: lost the connection to the Dask scheduler at "
                                f"{c.address}"), err
     assert f"--resume to continue {out}" in lines[0], err
     written = blank(out.read_text())

@@ -204,7 +204,10 @@ def sources(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], i
     families name theirs; for Sudoku Explainer's dynamic chains, whose
     search does not say where its chains start, every start of the hint's
     shape (a candidate it removes; every cell, bivalue for a double forcing
-    chain; every value's places in a unit, two for a double one)."""
+    chain; every value's places in a unit, two for a double one).  A double
+    forcing chain from a candidate of a cell (or unit) with more than two
+    starts ("A on, A off") is shown split: "A off" is one of the other
+    candidates, each of which implies it, so each leads there too."""
     if hint.family in SE_CHAINS:
         shape, _ = SE_CHAINS[hint.family]
         if shape == "contradiction" and hint.eliminations and not hint.placements:
@@ -219,24 +222,29 @@ def sources(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], i
             yield from _cells(board, most, hint)
         if shape != "cell":
             yield from _regions(board, most, hint)
+        if shape == "double":  # "A on, A off": the off side split by the other values
+            yield from _cells(board, board.geo.n, hint, least=3)
+            yield from _regions(board, board.geo.n, hint, least=3)
         return
     yield from _named(hint, board)
 
 
-def _cells(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:
+def _cells(board: Board, most: int, hint: Hint,
+           least: int = 2) -> Iterator[tuple[list[tuple[int, int]], int]]:
     for c in range(board.geo.ncells):
-        if (not board.values[c] and 2 <= board.cands[c].bit_count() <= most
+        if (not board.values[c] and least <= board.cands[c].bit_count() <= most
                 and c not in _target_cells(hint)):
             yield [(c, v) for v in values_of(board.cands[c])], -1
 
 
-def _regions(board: Board, most: int, hint: Hint) -> Iterator[tuple[list[tuple[int, int]], int]]:
+def _regions(board: Board, most: int, hint: Hint,
+             least: int = 2) -> Iterator[tuple[list[tuple[int, int]], int]]:
     geo = board.geo
     for r in range(len(geo.regions)):
         for v in range(1, geo.n + 1):
             bit = 1 << (v - 1)
             places = [c for c in geo.regions[r] if board.cands[c] & bit and not board.values[c]]
-            if 2 <= len(places) <= most and not _target_cells(hint) & set(places):
+            if least <= len(places) <= most and not _target_cells(hint) & set(places):
                 yield [(c, v) for c in places], r
 
 
