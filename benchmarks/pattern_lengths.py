@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 
 from benchmarks import puzzles
 from grader.core.steps import Step
@@ -49,7 +50,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None)
     args = ap.parse_args()
     source = args.file or str(puzzles("bench-mixed.txt"))
-    tokens = [ln.split()[0] for ln in open(source) if ln.strip() and not ln.startswith("#")]
+    text = Path(source).read_text(encoding="utf-8")
+    tokens = [ln.split()[0] for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
     grader = Grader()
     per_step: list[int] = []
     with_links: list[int] = []

@@ -50,8 +50,9 @@ def test_the_api_grades_explains_steps_hints_and_moves(api) -> None:
     p = api.post("/api/explain", json={"grid": DEPTH1}).json()  # the default: patterns
     assert p["path"] == "patterns" and p["status"] == "solved"
     assert any(s["se"] is not None for s in p["steps"])
-    hints = {level: api.post("/api/hint", json={"grid": DEPTH1, "path": "book", "after": 2, "level": level})
-             .json() for level in ("technique", "where", "full")}
+    hints = {level: api.post("/api/hint", json={"grid": DEPTH1, "path": "book", "after": 2,
+                                                "level": level}).json()
+             for level in ("technique", "where", "full")}
     assert hints["technique"]["text"].startswith("Try ") and hints["technique"]["number"] == 3
     assert "look at" in hints["where"]["text"] and hints["full"]["html"].count("<svg") >= 1
     m = api.post("/api/moves", json={"grid": EASY, "after": 2, "move": "(1, 3) <- 2"}).json()

@@ -67,6 +67,8 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
             yield step
             continue
         move = rater.next_move(work, rating)
+        if not rated and move is not None and _chains(move, families):
+            move = None  # past the walk's end, the book's trials prove more per line
         if move is None or not move.hints:  # the walk ends here
             step = _book_trial(work, engine, move if rated else None, families)
             if step is None:
@@ -82,6 +84,13 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
         # a useful hint always moves: a walk that would loop is a bug
         if work.cands == before.cands and work.values == before.values:
             raise RuntimeError(f"the walk's {move.family} does not move {work.to_string()}")
+
+
+def _chains(move: Move, families: Mapping[str, Any]) -> bool:
+    """Whether the move's hints are forcing chains (the family that also
+    shows the book's trials)."""
+    net = families.get(NETS)
+    return net is not None and any(families.get(h.family) is net for h in move.hints)
 
 
 def _book_trial(work: Board, engine: Engine, move: Move | None,
