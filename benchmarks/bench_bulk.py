@@ -33,22 +33,14 @@ from pathlib import Path
 
 import psutil
 
-from benchmarks import puzzles
+from benchmarks import cpu_model, puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     mem = psutil.virtual_memory().total / 2**30
-    return (f"{cpu}, {psutil.cpu_count()} cores, {mem:.0f} GiB, Python "
+    return (f"{cpu_model()}, {psutil.cpu_count()} cores, {mem:.0f} GiB, Python "
             f"{platform.python_version()}, {platform.system()} {platform.release()}")
 
 

@@ -41,6 +41,7 @@ import platform
 import time
 from pathlib import Path
 
+from benchmarks import cpu_model
 from grader.core.geometry import geometry_for_size
 from grader.generator import (
     METHODS,
@@ -59,16 +60,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 TARGET_PER_MIN = {"expert": 1.0}
 DEFAULT_TARGET = 10.0
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 class Timed:
@@ -188,7 +179,7 @@ def main() -> None:
     if args.pure:
         native.set_enabled(False)
     if args.hard:
-        print(f"machine: {cpu_name()}, Python {platform.python_version()}, C accelerator "
+        print(f"machine: {cpu_model()}, Python {platform.python_version()}, C accelerator "
               f"{'on' if native.available() else 'off'}; symmetry {args.symmetry}, seed "
               f"{args.seed}, {args.budget:g} s per request, at most {args.max_grids} grids")
         bench_hard(args)
@@ -197,7 +188,7 @@ def main() -> None:
     geo = geometry_for_size(args.size)
     targets = rating_bands(h) if args.ratings == "all" else parse_targets(args.ratings, None, h)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
-    print(f"machine: {cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"C accelerator {'on' if native.available() else 'off'}")
     print(f"grids {geo.n}x{geo.n}, symmetry {args.symmetry}, seed {args.seed}, "
           f"{args.budget:g} s per method and rating (at most {args.max_grids} grids)")

@@ -25,28 +25,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import machine
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "puzzles" / "hodoku-py_sudoku17.sdm"
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-            f"{platform.system()} {platform.release()}")
 
 
 def load() -> str:

@@ -29,7 +29,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -39,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks import puzzles
+from benchmarks import machine, puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".bench"
@@ -244,18 +243,6 @@ def memory(new: Build, find: Find, grids: int) -> None:
           f"{peak / 2**20:.0f} MB")
 
 
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", default="191370e", help="the older commit (default 191370e)")
@@ -269,7 +256,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     old = build_commit(args.against)
     new = Build("this", Path(sys.executable).parent)
-    print(f"{datetime.date.today()}  {machine()}")
+    print(f"{datetime.date.today()}  {machine(system=False)}")
     print(f"baseline {old.label} ({args.against}) against this checkout ({new.bin})")
     find = finder(args.puzzles)
     grading(old, new, find, args.runs, args.core, args.quick)

@@ -118,21 +118,33 @@ def test_real_cluster_output_equals_local(cluster: Cluster, inputs: dict[str, li
     assert blank(out.read_text()) == blank(want)
 
 
+def run_paused(grids: list[str], address: str, out: Path, want: str,
+               act: Callable[[], None]) -> tuple[int, str]:
+    """A run against the cluster, stopped (SIGSTOP) half way through, ``act``
+    done meanwhile, then continued to its end: (exit status, standard error)."""
+    p = start_run(grids, address, out)
+    try:
+        paused_mid_run(p, out, want.count("\n"))
+        act()
+    finally:
+        os.kill(p.pid, signal.SIGCONT)
+        _, err = p.communicate(timeout=RUN_TIMEOUT)
+    return p.returncode, err
+
+
 def test_a_worker_killed_mid_run(fresh_cluster: Callable[[], Cluster],
                                  inputs: dict[str, list[str]],
                                  local: dict[str, tuple[int, str]], tmp_path: Path) -> None:
     c = fresh_cluster()
     out = tmp_path / "out.jsonl"
     code, want = local["long"]
-    p = start_run(inputs["long"], c.address, out)
-    try:
-        paused_mid_run(p, out, want.count("\n"))
+
+    def kill_a_worker() -> None:
         assert c.held_by(c.workers[0]) > 0  # chunks graded there, or results kept there
         c.workers[0].kill()  # the nanny and its worker, with the chunks they hold
-    finally:
-        os.kill(p.pid, signal.SIGCONT)
-        _, err = p.communicate(timeout=RUN_TIMEOUT)
-    assert p.returncode == code, err
+
+    returncode, err = run_paused(inputs["long"], c.address, out, want, kill_a_worker)
+    assert returncode == code, err
     assert blank(out.read_text()) == blank(want)  # every grid once, in order
 
 
@@ -144,16 +156,14 @@ def test_scheduler_stopped_mid_run_then_resume(cluster: Cluster,
     c = fresh_cluster()
     out = tmp_path / "out.jsonl"
     code, want = local["long"]
-    p = start_run(inputs["long"], c.address, out)
-    try:
-        paused_mid_run(p, out, want.count("\n"))
+
+    def stop_the_scheduler() -> None:
         assert c.scheduler is not None
         c.scheduler.signal(signal.SIGTERM)
         c.scheduler.proc.wait(timeout=RUN_TIMEOUT)
-    finally:
-        os.kill(p.pid, signal.SIGCONT)
-        _, err = p.communicate(timeout=RUN_TIMEOUT)
-    assert p.returncode == 1, err
+
+    returncode, err = run_paused(inputs["long"], c.address, out, want, stop_the_scheduler)
+    assert returncode == 1, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
     assert lines[0].startswith(f"grade: error: lost the connection to the Dask scheduler at "
