@@ -1,9 +1,11 @@
 """A pool of worker processes (``grade --jobs N``).
 
-The parent sends grids in chunks of :data:`SEND_TASKS` (one pipe message
-each) and each worker sends its answers back in batches (an
-:class:`_Outbox`), the output lines already encoded: the parent's work per
-grid is a few microseconds, so that it is never the bottleneck.
+The parent sends grids in chunks (one pipe message each) sized by the
+measured cost of a grid, at most :data:`SEND_TASKS`, and each worker sends
+its answers back in batches (an :class:`_Outbox`), the output lines already
+encoded: the parent's work per grid is a few microseconds, so that it is
+never the bottleneck, and a short input of slow grids still reaches every
+worker.
 
 A grid is timed out inside its worker (:class:`~grader.bulk.task.Deadline`);
 a worker that does not answer within ``timeout`` + :data:`KILL_GRACE` (stuck
@@ -38,8 +40,15 @@ from grader.bulk.interrupts import start_helpers
 from grader.bulk.outbox import worker_main
 from grader.bulk.pool import WINDOW, WorkerFailed
 
-#: The parent sends grids to a worker this many at a time (or fewer, when it waits).
+#: The parent sends grids to a worker at most this many at a time (or fewer,
+#: when it waits) ...
 SEND_TASKS = 32
+#: ... starting with chunks of this many, then about :data:`CHUNK_SECONDS` of
+#: work each at the measured cost of a grid: cheap grids travel 32 to a pipe
+#: message, costly ones one by one, so that every worker gets a share of a
+#: short or slow input.
+FIRST_CHUNK = 4
+CHUNK_SECONDS = 0.05
 #: A worker silent this long past the timeout is stuck where the deadline cannot
 #: reach (one native call): it is killed.
 KILL_GRACE = 1.0
@@ -111,6 +120,8 @@ class ProcessPool:
         self.failures = 0  # deaths in a row of workers that never answered
         self.strikes: dict[int, tuple[Any, int]] = {}  # id(task) -> (task, SIGKILLs alone)
         self.stopping = False
+        self.chunk = FIRST_CHUNK
+        self.cost: float | None = None  # seconds a grid, measured from the answers
         for _ in range(max(1, jobs)):
             self.workers.append(self._start())
         self.jobs = len(self.workers)
@@ -150,11 +161,20 @@ class ProcessPool:
         :meth:`wait` is called)."""
         self.pending.append(task)
         self.count += 1
-        if len(self.pending) >= SEND_TASKS:
+        if len(self.pending) >= self.chunk:
             open_ = self._open()
             if open_:
                 self._send(min(open_, key=lambda w: len(w.queue)), self.pending)
                 self.pending = []
+
+    def _measured(self, grids: int, seconds: float) -> None:
+        """A worker answered ``grids`` grids in ``seconds`` (since its last
+        answer, or since it was handed work while idle): the chunk follows."""
+        if grids <= 0:
+            return
+        cost = max(seconds / grids, 1e-6)
+        self.cost = cost if self.cost is None else 0.8 * self.cost + 0.2 * cost
+        self.chunk = max(1, min(SEND_TASKS, int(CHUNK_SECONDS / self.cost)))
 
     def _dispatch(self) -> None:
         """Spread what is pending over the workers that run low (fewer than
@@ -237,6 +257,7 @@ class ProcessPool:
                         raise WorkerFailed(f"a worker could not start: {msg[1]}")
                     w.ready = True  # ("ready", pid): the clock starts now
                 else:  # a list of answers, in the order of the queue
+                    self._measured(len(msg), running() - w.last)
                     for _ in msg:
                         task = w.queue.popleft()
                         if self.strikes:
