@@ -31,7 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks import machine
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # python benchmarks/scaling.py
+
+from benchmarks import machine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "puzzles" / "hodoku-py_sudoku17.sdm"
