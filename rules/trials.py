@@ -27,6 +27,7 @@ from grader.core.geometry import values_of
 from grader.core.rule import Rule
 from grader.core.steps import Branch, Pattern, Step
 from grader.core.table import Family, NativeRule
+from grader.core.trial_text import assumed, teach_trial
 from grader.kernel import Kernel, default_kernel
 from grader.strategy.trials.branches import (
     UNRECORDED,
@@ -41,7 +42,6 @@ from grader.strategy.trials.branches import (
     trial_name,
 )
 from grader.strategy.trials.chains import Target
-from rules.trial_text import assumed, teach_trial
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 

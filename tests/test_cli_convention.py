@@ -49,7 +49,7 @@ def test_version_tells_the_accelerator_hierarchy_and_plugins(command: list[str])
     assert acc.startswith("accelerator: built, enabled" if native.available()
                           else "accelerator: ")
     assert "hierarchy: jussien: built-in" in p.stdout and "14 rules, levels 1-14" in p.stdout
-    assert "single-position = rules.singles:SinglePosition (sudoku-grader " in p.stdout
+    assert "single-position = grader.rules.singles:SinglePosition (sudoku-grader " in p.stdout
     assert wall < 30  # (the speed itself is measured by benchmarks, not here)
 
 

@@ -198,7 +198,7 @@ def test_reductio_explains_the_chain_to_the_contradiction():
 
     from grader.explainer.core import walkthrough
     from grader.formats import parse_grid_token
-    from rules.trial_text import link_text
+    from grader.core.trial_text import link_text
 
     g = parse_grid_token(".3....48.8..3....67.4.693....8....9...9.7.5...4....8....354.7.84....3..5"
                          ".72....3.")

@@ -39,8 +39,8 @@ from grader.explainer.notation import compact, shown
 from grader.explainer.render import body_lines, header
 from grader.formats import iter_source, parse_grid_token
 from grader.strategy.engine import Engine
-from rules.chain_text import chain_notation
-from rules.trial_text import teach_trial
+from grader.core.chain_text import chain_notation
+from grader.core.trial_text import teach_trial
 
 BENCH = PUZZLES / "bench-mixed.txt"
 runner = CliRunner()
@@ -280,7 +280,7 @@ def test_the_checks_find_each_kind_when_it_comes_back(monkeypatch: pytest.Monkey
     assert any(p.startswith("excluder:") for p in excluder_problems(bare, board, removed))
 
     step = _step(139, 22)
-    import rules.chain_text as chain_text
+    import grader.core.chain_text as chain_text
 
     def linear(step: Step, b: object) -> str:  # the old "in short": one arrow after another
         geo = step.geo

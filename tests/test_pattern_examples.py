@@ -26,7 +26,7 @@ from grader.explainer.svg import grid_svg
 from grader.explainer.textgrid import Drawing
 from grader.strategy.engine import Engine
 from grader.strategy.plugins import pattern_families
-from rules.patterns.base import arc_sentence
+from grader.rules.patterns.base import arc_sentence
 
 EXAMPLES = json.loads((DATA / "pattern-examples.json").read_text())
 
@@ -85,7 +85,7 @@ def test_three_hint_levels(name: str) -> None:
         assert f"{rc}<>" not in where and f"{rc}=" not in technique
     assert len(where) > len(technique) and where.startswith(technique[:-1])
     if step.branches:  # a trial: its branches are drawn as chains, after its opening
-        from rules.trial_text import trial_parts
+        from grader.core.trial_text import trial_parts
 
         assert step.summary() in full and trial_parts(step)[0] in full
     else:

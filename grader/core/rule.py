@@ -41,8 +41,9 @@ if TYPE_CHECKING:
     from grader.core.board import Board
 
 
-#: Top-level packages of this distribution: their rules are the built-in ones.
-BUILTIN_PACKAGES = ("grader", "rules")
+#: The top-level package of this distribution (the techniques install as grader.rules):
+#: its rules are the built-in ones.
+BUILTIN_PACKAGES = ("grader",)
 PROJECT = "sudoku-grader"
 
 

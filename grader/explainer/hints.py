@@ -77,7 +77,7 @@ def technique_hint(step: Step) -> str:
 def where_hint(step: Step) -> str:
     """The technique and where to look: ``Try single position (rule 2.1,
     level 1): look at column C6: one value has a single possible cell there.``"""
-    from rules.trial_text import rated_phrase
+    from grader.core.trial_text import rated_phrase
 
     head = technique_hint(step)[:-1]
     where = getattr(step.technique, "where", None)

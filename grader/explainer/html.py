@@ -130,7 +130,7 @@ CHAIN_KEY = {"assume": ASSUME, "placed": PLACEMENT.fill, "eliminated": ELIMINATI
 def _trace(step: Step, nest: int = 0) -> dict[str, Any]:
     """A trial's branches as the recorded sub-steps (the ``--full-trace``
     view); ``nest``: how many trials this one is nested in."""
-    from rules.chain_text import branch_end, branch_head, label
+    from grader.core.chain_text import branch_end, branch_head, label
 
     return {"branches": [
         {"head": branch_head(step, b, i, nest),
@@ -142,8 +142,8 @@ def _trace(step: Step, nest: int = 0) -> dict[str, Any]:
 
 
 def _link(step: Step, link: Link, size_px: int, uid: str, nest: int = 0) -> dict[str, Any]:
+    from grader.core.chain_text import label, uses_text
     from grader.core.phrases import effects
-    from rules.chain_text import label, uses_text
 
     sub = link.step
     return {"index": link.index,
@@ -162,7 +162,14 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
     ``nest``: how many trials this one is nested in (its assumptions' label)."""
     from markupsafe import Markup
 
-    from rules.chain_text import branch_head, chain_notation, end_text, ending, has_short, label
+    from grader.core.chain_text import (
+        branch_head,
+        chain_notation,
+        end_text,
+        ending,
+        has_short,
+        label,
+    )
 
     out: list[dict[str, Any]] = []
     for i, b in enumerate(step.branches, start=1):
@@ -186,7 +193,7 @@ def teach_parts(step: Step, board: Board | None = None, size_px: int = 480,
                 full: bool = False, uid: str = "a") -> dict[str, Any]:
     """What :func:`step_teach` shows, as data for the templates."""
     if step.branches:
-        from rules.trial_text import trial_parts
+        from grader.core.trial_text import trial_parts
 
         intro, outro = trial_parts(step)
         return {"paragraphs": None, "intro": intro, "outro": outro, "chain_key": CHAIN_KEY,

@@ -207,7 +207,7 @@ def _cv(step: Step, effects: tuple[tuple[int, int], ...]) -> list[CellValue]:
 
 
 def link_model(step: Step, link: Link, full: bool = False) -> LinkModel:
-    from rules.trial_text import link_notation
+    from grader.core.trial_text import link_notation
 
     sub = link.step
     return LinkModel(
@@ -221,7 +221,7 @@ def link_model(step: Step, link: Link, full: bool = False) -> LinkModel:
 def chain_models(step: Step, b: Branch, full: bool = False,
                  ) -> tuple[list[LinkModel] | None, EndModel | None]:
     """The chain of a branch and its end, as models."""
-    from rules.trial_text import chain_notation, fact_notation
+    from grader.core.trial_text import chain_notation, fact_notation
 
     if b.chain is None:
         return None, None

@@ -7,13 +7,13 @@ and at each position where they stop, what the expert walk that rates the
 grid finds there (:mod:`grader.strategy.expert.walker`): the first family,
 in Sukaku Explainer's order, with a hint, each of its hints that the walk
 applies a step of its own, drawn and told by its family
-(:mod:`rules.patterns`), with its value on Sudoku Explainer's scale.  The
+(:mod:`grader.rules.patterns`), with its value on Sudoku Explainer's scale.  The
 walk's positions are the path's, so its hardest step is the pattern and the
 value that ``grade`` reports (``se_pattern``, ``se``).
 
 Where no family finds anything the walk takes Sudoku Explainer's dynamic
 forcing chains (:mod:`grader.strategy.serate`), shown as forcing chains
-(:mod:`rules.patterns.nets`).  Where the walk ends (a position that needs a
+(:mod:`grader.rules.patterns.nets`).  Where the walk ends (a position that needs a
 chaining level the default setting does not search, rated by that level's
 base) the path shows the book's trial there, named and valued as the walk
 rates it, and goes on in the same way to the end: the patterns and chains

@@ -11,10 +11,10 @@ from rich.text import Text
 
 from grader.core.board import Board
 from grader.core.steps import Step
+from grader.core.trial_text import branch_lines, teach_trial
 from grader.explainer.names import beside, shown_level
 from grader.explainer.notation import shown
 from grader.explainer.textgrid import Drawing
-from rules.trial_text import branch_lines, teach_trial
 
 DETAILS = ("short", "teach")
 

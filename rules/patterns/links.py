@@ -15,7 +15,8 @@ from grader.core.board import Board
 from grader.core.steps import Arc, Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import (
+
+from .base import (
     PatternFamily,
     arc_sentence,
     cand,

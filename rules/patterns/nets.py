@@ -26,6 +26,7 @@ from grader.core.board import Board
 from grader.core.geometry import values_of
 from grader.core.rule import Rule
 from grader.core.steps import Branch, Pattern, Step
+from grader.core.trial_text import teach_trial
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
 from grader.strategy.serate.chainhint import chain_name
@@ -33,9 +34,9 @@ from grader.strategy.serate.rate import beyond
 from grader.strategy.serate.tiers import MAX_LEVEL
 from grader.strategy.trials.branches import after, phases, record_branch
 from grader.strategy.trials.chains import Target, holds
-from rules.patterns.base import PatternFamily, cand, cells, conclusion, rc, unit
-from rules.singles import SinglePosition
-from rules.trial_text import teach_trial
+
+from ..singles import SinglePosition
+from .base import PatternFamily, cand, cells, conclusion, rc, unit
 
 #: the deepest nesting tried for a proof (the walk's nested levels need 2)
 MAX_DEPTH = 3
@@ -57,7 +58,7 @@ BEYOND = tuple(dict.fromkeys(beyond(level)[0] for level in range(1, MAX_LEVEL + 
 
 class OneValueSingles(SinglePosition):
     """Single positions of one value only (a Nishio's propagation): the
-    steps of :class:`~rules.singles.SinglePosition` that place ``value``."""
+    steps of :class:`~grader.rules.singles.SinglePosition` that place ``value``."""
 
     family = "single-position-of-one-value"
 

@@ -17,7 +17,8 @@ from grader.core.geometry import values_of
 from grader.core.steps import Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import PatternFamily, cells, conclusion
+
+from .base import PatternFamily, cells, conclusion
 
 ROLES: dict[str, Any] = {"floor": ("holds only the two values", "#a5d8ff", "on dark_blue"),
                          "roof": ("holds more", "#ffc078", "on dark_orange3"),

@@ -10,7 +10,8 @@ from grader.core.geometry import values_of
 from grader.core.steps import Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import PatternFamily, cells, conclusion, unit
+
+from .base import PatternFamily, cells, conclusion, unit
 
 ROLES: dict[str, Any] = {"subset": ("cell of the set", "#ffc078", "on dark_orange3"),
                          "base": ("base cell of the fish", "#ffe066", "on dark_goldenrod")}

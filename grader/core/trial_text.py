@@ -9,7 +9,7 @@ which lines above it it uses, then the end with its reason, then the chain
 in a compact notation (``r1c4=7 -> r5c4<>7 -> ...``).  Trials nested inside
 a branch are expanded the same way, one indentation level deeper, their
 assumptions labelled ``B``, ``C``... (the chains' text is
-:mod:`rules.chain_text`).  With ``full=True`` the branches show the whole
+:mod:`grader.core.chain_text`).  With ``full=True`` the branches show the whole
 recorded propagation instead (the ``--full-trace`` view).  Everything comes
 from the step's branches.
 
@@ -20,9 +20,7 @@ says so and points to the pattern path, which shows the pattern itself.
 
 from __future__ import annotations
 
-from grader.core.phrases import a_or_an, effects, join_and
-from grader.core.steps import Step
-from rules.chain_text import (
+from grader.core.chain_text import (
     INDENT,
     assumed,
     branch_end,
@@ -38,6 +36,8 @@ from rules.chain_text import (
     rc,
     uses_text,
 )
+from grader.core.phrases import a_or_an, effects, join_and
+from grader.core.steps import Step
 
 __all__ = [
     "INDENT", "assumed", "branch_end", "branch_lines", "chain_notation", "disjunctive_parts",
