@@ -26,6 +26,18 @@ DEPTH1 = ".....4.78.5.9.64....9..862..96...3....2.6.7......9..5...4.7.......6.3.
 #: the first grid of the hardest database: trials nested to depth 2 (about a second)
 DEPTH2 = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
 
+#: a minimal 16x16 (tests/data/engines-16x16-minimal.txt): its path takes
+#: more than 30 s to walk (measured on the 2-core development machine)
+SLOW16 = (ROOT / "tests" / "data" / "engines-16x16-minimal.txt").read_text(
+    encoding="utf-8").split("\n")[1].split()[0]
+
+
+def slow_grid(k: int) -> str:
+    """:data:`SLOW16` with its symbols shifted by ``k``: another grid as slow."""
+    symbols = "123456789ABCDEFG"
+    return "".join(ch if ch == "." else symbols[(symbols.index(ch) + k) % 16] for ch in SLOW16)
+
+
 #: how the browser tests start Chromium (the system's, never a downloaded one)
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -116,13 +116,17 @@ class Limits:
 
 def host_name(header: str) -> str:
     """The name of a Host header, without its port: ``[::1]:8000`` -> ``::1``,
-    ``localhost:8000`` -> ``localhost``, ``::1`` -> ``::1``."""
+    ``localhost:8000`` -> ``localhost``, ``::1`` -> ``::1``; a header of
+    another shape (``[::1].evil.example``, a port that is not a number) comes
+    back whole, and no name is like it."""
     h = header.strip()
     if h.startswith("["):
-        end = h.find("]")
-        return h[1:end] if end > 0 else h
+        name, bracket, port = h[1:].partition("]")
+        ok = bracket and (not port or (port[0] == ":" and port[1:].isdigit()))
+        return name if ok else h
     if h.count(":") == 1:
-        return h.split(":", 1)[0]
+        name, _, port = h.partition(":")
+        return name if port.isdigit() else h
     return h
 
 

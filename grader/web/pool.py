@@ -130,6 +130,11 @@ class WorkerPool:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._numbers = itertools.count(1)
 
+    @property
+    def busy(self) -> int:
+        """Workers at work (or being replaced)."""
+        return max(0, self.size - self._idle.qsize())
+
     # -- the processes -------------------------------------------------
     def _spawn(self) -> _Proc:
         parent, child = self._ctx.Pipe()

@@ -90,8 +90,9 @@ async def paths() -> list[dict[str, Any]]:
 
 @router.get("/health", summary="Whether the server answers")
 async def health(request: Request) -> dict[str, Any]:
-    """A trivial answer: the server is up, its workers, how many requests wait
-    for one, and how many jobs were cancelled in their worker (their client left)."""
+    """A trivial answer: the server is up, its workers, how many work, how many
+    requests wait for one, and how many jobs were cancelled in their worker
+    (their client left)."""
     pool = _service(request).pool
-    return {"ok": True, "workers": pool.size, "waiting": pool.waiting,
+    return {"ok": True, "workers": pool.size, "busy": pool.busy, "waiting": pool.waiting,
             "cancelled": pool.cancelled}
