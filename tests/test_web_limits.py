@@ -292,5 +292,5 @@ def test_what_is_the_loopback() -> None:
 def test_jobs_are_capped_without_a_command() -> None:
     assert ServeOptions(jobs=10_000).workers == plan_jobs(10_000)[0] <= usable_cpus()
     assert ServeOptions().workers == worker_count(0) == min(4, plan_jobs(0)[0])
-    assert ServeOptions(time_limit=3).queue_limit == 3
+    assert ServeOptions().queue_limit == 30
     assert ServeOptions(time_limit=3, queue_time=0.5).queue_limit == 0.5

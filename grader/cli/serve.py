@@ -36,9 +36,10 @@ ServeTimeLimitOpt = Annotated[float, typer.Option(
     "--time-limit", metavar="SECONDS", min=0.05,
     help="Seconds of work per request (explaining a grid) before the answer is a timeout "
          "(504); the server goes on.")]
-QueueTimeOpt = Annotated[float | None, typer.Option(
-    "--queue-time", metavar="SECONDS", min=0.05, show_default="as --time-limit",
-    help="Seconds a request may wait for a free worker before the answer is 503.")]
+QueueTimeOpt = Annotated[float, typer.Option(
+    "--queue-time", metavar="SECONDS", min=0.05,
+    help="Seconds a request may wait for a free worker (the others busy) before the "
+         "answer is 503.")]
 IdleTimeoutOpt = Annotated[float, typer.Option(
     "--idle-timeout", metavar="SECONDS", min=0.05,
     help="Seconds a connection may stay open without a request before it is closed.")]
@@ -54,7 +55,7 @@ def serve_command(
     grid: ServeGridArg = None, index: ServeIndexOpt = 1, input_format: ServeFormatOpt = "auto",
     box: BoxOpt = None, host: HostOpt = "127.0.0.1", port: PortOpt = 0,
     jobs: ServeJobsOpt = 0, time_limit: ServeTimeLimitOpt = 10.0,
-    queue_time: QueueTimeOpt = None, idle_timeout: IdleTimeoutOpt = 5.0,
+    queue_time: QueueTimeOpt = 30.0, idle_timeout: IdleTimeoutOpt = 5.0,
     read_timeout: ReadTimeoutOpt = 10.0, hierarchy: HierarchyOpt = None, open_browser: OpenOpt = False,
     version: VersionOpt = None,
 ) -> None:

@@ -16,6 +16,9 @@ WEB_MODULES = ("fastapi", "uvicorn", "jinja2")
 MAX_BODY = 256 * 1024
 #: Seconds a worker may spend on one request (explaining a grid).
 TIME_LIMIT = 10.0
+#: Seconds a request may wait for a free worker (the others busy with other
+#: requests) before the answer is 503.
+QUEUE_TIME = 30.0
 #: Seconds a connection may stay open without a request (before its first
 #: one, and between two: HTTP keep-alive).
 IDLE_TIMEOUT = 5.0
@@ -73,7 +76,7 @@ class ServeOptions:
     ``time_limit``: seconds of work per request (the deadline of grading,
     :class:`grader.bulk.task.Deadline`) before the answer is a timeout (504);
     ``queue_time``: seconds a request may wait for a free worker before the
-    answer is 503 (None: as ``time_limit``); ``idle_timeout``: seconds a
+    answer is 503 (0: no limit); ``idle_timeout``: seconds a
     connection may stay open without a request; ``read_timeout``: seconds a
     client has to send a whole request; ``max_body``: the largest request
     body, in bytes; ``hierarchy``: the table of rules (None: the book's)."""
@@ -86,7 +89,7 @@ class ServeOptions:
     port: int = 0
     jobs: int = 0
     time_limit: float = TIME_LIMIT
-    queue_time: float | None = None
+    queue_time: float = QUEUE_TIME
     idle_timeout: float = IDLE_TIMEOUT
     read_timeout: float = READ_TIMEOUT
     max_body: int = MAX_BODY
@@ -100,5 +103,4 @@ class ServeOptions:
     @property
     def queue_limit(self) -> float | None:
         """Seconds a request may wait for a worker (None: no limit)."""
-        limit = self.time_limit if self.queue_time is None else self.queue_time
-        return limit or None
+        return self.queue_time or None
