@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,11 +78,19 @@ class Server:
         out = self.proc.stdout
         assert out is not None
         threading.Thread(target=lambda: [lines.put(ln) for ln in out], daemon=True).start()
-        try:
-            line = lines.get(timeout=120)
-        except queue.Empty:
-            self.__exit__()
-            raise RuntimeError("the server did not start within 120 s") from None
+        end = time.monotonic() + 120
+        line = ""
+        while not line:  # polled: a server that exits at once is said at once
+            try:
+                line = lines.get(timeout=0.2)
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    err = self.proc.stderr.read() if self.proc.stderr else ""
+                    raise RuntimeError(f"the server exited ({self.proc.returncode}): {err}") \
+                        from None
+                if time.monotonic() > end:
+                    self.__exit__()
+                    raise RuntimeError("the server did not start within 120 s") from None
         found = re.search(r"http://\S+", line)
         if not found:
             err = self.proc.stderr.read() if self.proc.stderr else ""
