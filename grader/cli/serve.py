@@ -56,8 +56,8 @@ def serve_command(
     box: BoxOpt = None, host: HostOpt = "127.0.0.1", port: PortOpt = 0,
     jobs: ServeJobsOpt = 0, time_limit: ServeTimeLimitOpt = 10.0,
     queue_time: QueueTimeOpt = 30.0, idle_timeout: IdleTimeoutOpt = 5.0,
-    read_timeout: ReadTimeoutOpt = 10.0, hierarchy: HierarchyOpt = None, open_browser: OpenOpt = False,
-    version: VersionOpt = None,
+    read_timeout: ReadTimeoutOpt = 10.0, hierarchy: HierarchyOpt = None,
+    open_browser: OpenOpt = False, version: VersionOpt = None,
 ) -> None:
     """Explain grids in the browser: enter a grid, step, undo, ask for hints, make
     your own moves.
