@@ -160,6 +160,30 @@ def test_a_client_that_leaves_does_not_cancel_what_another_waits_for(hurried) ->
     assert got and got[0].status_code == 504 and got[0].json()["error"] == "timeout"
 
 
+def test_a_job_is_cancelled_in_its_worker_which_goes_on() -> None:
+    from grader.web.work import Query, Worker
+
+    made: list[Worker] = []
+    answers: list[tuple[Any, ...]] = []
+
+    def work() -> None:  # the deadline interrupts the thread that made the worker
+        made.append(Worker(None, 60.0))
+        answers.append(made[0].answer("explain", (Query(slow_grid(3)), None), 7))
+        answers.append(made[0].answer("grade", (Query(EASY),), 8))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    worker = until(lambda: made[0] if made and made[0]._job == 7 else None, 60)
+    assert not worker.cancel(6)  # not the job under way: nothing happens
+    t0 = time.perf_counter()
+    assert worker.cancel(7)
+    thread.join(60)
+    assert answers[0] == ("cancelled",)
+    assert time.perf_counter() - t0 < 30  # at once, not at the 60 s deadline
+    assert answers[1][0] == "ok" and answers[1][1]["verdict"] == "ok"
+    assert not worker.cancel(8)  # done already
+
+
 # -- 3. idle and half-sent connections are closed -----------------------------------
 def test_idle_and_half_sent_connections_are_closed() -> None:
     head = b"POST /api/grade HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
