@@ -56,6 +56,17 @@ def health(url: str) -> dict[str, Any]:
         return answer
 
 
+def stderr_so_far(server: Server) -> str:
+    """What the server wrote on standard error so far (read without waiting)."""
+    assert server.proc is not None and server.proc.stderr is not None
+    fd = server.proc.stderr.fileno()
+    os.set_blocking(fd, False)
+    try:
+        return os.read(fd, 1 << 20).decode(errors="replace")
+    except BlockingIOError:
+        return ""
+
+
 def send(url: str, path: str, body: dict[str, Any]) -> socket.socket:
     """A client that sends a whole request and waits (closing the socket: it leaves)."""
     host, port = address(url)
@@ -250,6 +261,33 @@ def test_idle_and_half_sent_connections_are_closed() -> None:
         assert health(s.url)["ok"]
 
 
+def test_more_connections_than_open_files_never_stop_the_server() -> None:
+    # 200 open files: about 70 connections at once; 250 come, all idle
+    with Server("--idle-timeout", "1", files=200) as s:
+        host, port = address(s.url)
+        socks = []
+        try:
+            for _ in range(250):
+                sock = socket.create_connection((host, port), timeout=30)
+                socks.append(sock)
+            assert s.proc is not None and s.proc.poll() is None
+        finally:
+            for sock in socks:
+                sock.close()
+
+        def answers() -> bool:
+            """the server answers again"""
+            try:
+                return bool(health(s.url)["ok"])
+            except httpx.HTTPError:
+                return False
+
+        until(answers, 60)
+        said = stderr_so_far(s)
+        # before: "socket.accept() out of system resource ... Too many open files"
+        assert "Too many open files" not in said, said[-800:]
+
+
 # -- 2. the Host header on the IPv6 loopback; 4. --jobs capped -----------------------
 def _ipv6_loopback() -> bool:
     try:
@@ -292,10 +330,7 @@ def test_serve_jobs_is_capped_as_grade_caps_it(v6) -> None:
     assert expected < ASKED
     # before: one worker per --jobs, whatever the CPUs
     assert health(v6.url)["workers"] == expected
-    assert v6.proc is not None and v6.proc.stderr is not None
-    fd = v6.proc.stderr.fileno()
-    os.set_blocking(fd, False)
-    said = os.read(fd, 65536).decode()
+    said = stderr_so_far(v6)
     assert f"serve: note: -j {ASKED}: {expected} worker" in said, said
 
 

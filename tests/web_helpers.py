@@ -64,16 +64,24 @@ class Server:
     """``python -m grader serve ARGS`` in a process of its own, on a free port
     of the loopback; ``url`` once it listens."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, files: int | None = None) -> None:
         self.args = args
+        self.files = files  # the server's limit of open files (RLIMIT_NOFILE), if given
         self.url = ""
         self.proc: subprocess.Popen[str] | None = None
+
+    def _limit(self) -> None:
+        import resource
+
+        if self.files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def __enter__(self) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen([sys.executable, "-m", "grader", "serve", *self.args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     cwd=ROOT, env=env)
+                                     cwd=ROOT, env=env,
+                                     preexec_fn=self._limit if self.files else None)
         lines: queue.Queue[str] = queue.Queue()
         out = self.proc.stdout
         assert out is not None

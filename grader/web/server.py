@@ -11,6 +11,11 @@ from typing import Any
 
 from grader.web.options import ServeOptions, StartupError, missing_extra
 
+#: The listening socket's backlog, which is also how many connections asyncio
+#: accepts at once before the protocol sees any (less than the open files
+#: the protocol keeps back: :data:`grader.web.protocol.RESERVED_FILES`).
+ACCEPT_BURST = 64
+
 
 def opening(options: ServeOptions) -> dict[str, Any] | None:
     """The grid the page opens with (from the command line), or None."""
@@ -39,7 +44,7 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as e:
         sock.close()
         raise StartupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    sock.listen(128)
+    sock.listen(ACCEPT_BURST)
     sock.set_inheritable(True)
     return sock
 
@@ -70,6 +75,7 @@ def run(options: ServeOptions, ready: Callable[[str], None] | None = None) -> No
     app = create_app(options, start)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             http=protocol(options.idle_timeout, options.read_timeout),
+                            backlog=ACCEPT_BURST,
                             timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     say = ready or (lambda url: announce(url, options.open_browser))
