@@ -15,7 +15,10 @@ time, or a body shorter than its ``Content-Length``).  Here:
   client sending a byte now and then gains nothing;
 * **too many**: past ``max_connections`` open at once (derived from the limit
   of open files), a new connection is closed at once, so that the server
-  always has files left for its answers and its workers.
+  always has files left for its answers and its workers.  (asyncio accepts
+  up to the listening backlog at once before any protocol sees them: the
+  server keeps it under :data:`RESERVED_FILES`, see
+  :data:`grader.web.server.ACCEPT_BURST`.)
 
 While a request is worked on (all of it read, its answer not yet sent) no
 timer runs: the queue and work limits of the pool bound that time.
