@@ -170,6 +170,7 @@ def test_a_client_that_leaves_does_not_cancel_what_another_waits_for(hurried) ->
         c.post("/api/explain", json={"grid": grid})  # the same work: shared, then left
     stayer.join(120)
     assert got and got[0].status_code == 504 and got[0].json()["error"] == "timeout"
+    assert "--time-limit" in got[0].json()["detail"]
 
 
 def test_a_job_is_cancelled_in_its_worker_which_goes_on() -> None:

@@ -231,7 +231,8 @@ def _handlers(app: FastAPI) -> None:
 
     async def timeout(_: Request, e: Exception) -> JSONResponse:
         return _error(504, "timeout", f"the work on this grid took longer than the time "
-                      f"limit ({e}); the server goes on")
+                      f"limit ({e}); the server goes on (start it with a longer --time-limit "
+                      f"to allow more)")
 
     async def busy(_: Request, e: Exception) -> JSONResponse:
         answer = _error(503, "busy", str(e))
