@@ -77,8 +77,14 @@ class ArcModel(_Model):
 
     a: CellValue = Field(description="the candidate the link starts from")
     b: CellValue = Field(description="the candidate it ends at")
-    kind: str = Field(description="strong (at least one of the two is true) or weak (at most "
-                                  "one is)")
+    kind: str = Field(description="strong (at least one of the two is true), weak (at most "
+                                  "one is), or grouped-strong / grouped-weak: the same where an "
+                                  "end is a group of cells (a_cells, b_cells) holding the "
+                                  "value in one of them")
+    a_cells: list[list[int]] = Field(
+        default=[], description="the cells of the first end: [a.cell], or every cell of a group")
+    b_cells: list[list[int]] = Field(
+        default=[], description="the cells of the second end: [b.cell], or every cell of a group")
     unit: str | None = Field(
         default=None, description="where it holds (R1..Rn, C1..Cn, B1..Bn): the unit where the "
                                   "value has just these two places (strong) or that the two "
@@ -287,6 +293,8 @@ def step_model(step: Step, number: int, full: bool = False) -> StepModel:
             links=[ArcModel(a=CellValue(cell=_rc(step, arc.a[0]), value=arc.a[1]),
                             b=CellValue(cell=_rc(step, arc.b[0]), value=arc.b[1]),
                             kind=arc.kind,
+                            a_cells=[_rc(step, c) for c in arc.a_cells],
+                            b_cells=[_rc(step, c) for c in arc.b_cells],
                             unit=geo.region_name(arc.unit) if arc.unit >= 0 else None)
                    for arc in step.pattern.arcs],
         ),

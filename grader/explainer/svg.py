@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape
 
 from grader.core.board import Board
 from grader.core.geometry import Geometry
-from grader.core.steps import Step
+from grader.core.steps import Arc, Step
 from grader.explainer.marks import CellMarks, step_marks
 from grader.explainer.style import (
     CANDIDATE,
@@ -236,12 +236,35 @@ def links_svg(lay: Layout, step: Step) -> list[str]:
     width = _f(lay.cs * 0.035)
     parts = [f'<g class="links" fill="none" stroke="{LINKED.fill}" stroke-width="{width}" '
              f'stroke-linecap="round">']
-    ends = dict.fromkeys(e for arc in arcs for e in (arc.a, arc.b))
-    for c, v in ends:
-        x, y = lay.cand_xy(c, v)
-        parts.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/>')
+    # an end is a candidate (a ring) or a group of them (one rounded box
+    # around the group's candidates, drawn once)
+    def key(arc: Arc, first: bool) -> tuple[tuple[int, ...], int]:
+        return (arc.a_cells if first else arc.b_cells), (arc.a if first else arc.b)[1]
+
+    ends = dict.fromkeys(key(arc, f) for arc in arcs for f in (True, False))
+    centre: dict[tuple[tuple[int, ...], int], tuple[float, float]] = {}
+    for cs, v in ends:
+        pts = [lay.cand_xy(c, v) for c in cs]
+        x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
+        y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
+        centre[(cs, v)] = ((x0 + x1) / 2, (y0 + y1) / 2)
+        if len(cs) == 1:
+            parts.append(f'<circle cx="{_f(x0)}" cy="{_f(y0)}" r="{_f(r)}"/>')
+        else:
+            parts.append(f'<rect class="group" x="{_f(x0 - r)}" y="{_f(y0 - r)}" '
+                         f'width="{_f(x1 - x0 + 2 * r)}" height="{_f(y1 - y0 + 2 * r)}" '
+                         f'rx="{_f(r)}"/>')
+    def anchor(k: tuple[tuple[int, ...], int], towards: tuple[float, float]
+               ) -> tuple[float, float]:
+        """Where a link leaves an end: the group's candidate nearest ``towards``."""
+        cs, v = k
+        return min((lay.cand_xy(c, v) for c in cs),
+                   key=lambda p: (p[0] - towards[0]) ** 2 + (p[1] - towards[1]) ** 2)
+
     for arc in arcs:
-        d = _curve(lay.cand_xy(*arc.a), lay.cand_xy(*arc.b), r, lay.cs)
+        ka, kb = key(arc, True), key(arc, False)
+        pa = anchor(ka, centre[kb])
+        d = _curve(pa, anchor(kb, pa), r, lay.cs)
         if d:
             gap = f"{_f(lay.cs * 0.09)} {_f(lay.cs * 0.07)}"
             dash = "" if arc.strong else f' stroke-dasharray="{gap}"'

@@ -316,18 +316,16 @@ def links_text(step: Step) -> str:
     """The step's links read in order: ``r6c5=8 = r7c5=8 - r7c9=8``; a link
     that does not start where the one before ended starts a new piece
     (``;``)."""
+    from grader.rules.patterns.base import end
+
     geo = step.geo
-
-    def cand(e: tuple[int, int]) -> str:
-        return f"r{geo.cell_row[e[0]] + 1}c{geo.cell_col[e[0]] + 1}={geo.symbol(e[1])}"
-
     out: list[str] = []
     last = None
     for arc in step.pattern.arcs:
-        if arc.a != last:
-            out.append(("; " if out else "") + cand(arc.a))
-        out.append(f" {'=' if arc.strong else '-'} {cand(arc.b)}")
-        last = arc.b
+        if (arc.a, arc.a_cells) != last:
+            out.append(("; " if out else "") + end(geo, arc, True))
+        out.append(f" {'=' if arc.strong else '-'} {end(geo, arc, False)}")
+        last = (arc.b, arc.b_cells)
     return "".join(out)
 
 
