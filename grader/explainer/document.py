@@ -68,7 +68,7 @@ def facts(wt: Walkthrough, hierarchy: Hierarchy | None = None) -> Facts:
 
 
 def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False,
-             notation: str = "book") -> Explanation:
+             notation: str = "compact") -> Explanation:
     """The :class:`~grader.explainer.model.Explanation` of a walkthrough;
     ``full_trace``: trial branches also carry the whole recorded propagation;
     ``notation``: the sentences' (``book`` or ``compact``)."""
@@ -83,7 +83,5 @@ def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False,
         steps=[step_model(s, i, full_trace) for i, s in enumerate(wt.steps, start=1)],
         final=f.final,
     )
-    if notation == "book":
-        return doc
     text = shown(doc.model_dump_json(by_alias=True), notation)
     return Explanation.model_validate_json(text).model_copy(update={"notation": notation})

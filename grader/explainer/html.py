@@ -212,7 +212,7 @@ def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
 
 
 def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
-                full_trace: bool = False, notation: str = "book") -> str:
+                full_trace: bool = False, notation: str = "compact") -> str:
     """The page for a walkthrough (every step is computed), from the template
     ``templates/explain.html.j2``.  ``full_trace``: trial branches as the whole
     recorded propagation, without chains; ``notation``: the sentences'

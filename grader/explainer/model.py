@@ -118,7 +118,7 @@ class LinkModel(_Model):
     eliminations: list[CellValue] = Field(
         default=[], description="the effects of the sub-step the chain needs (not all of them)")
     uses: list[int] = Field(default=[], description="indexes of the links this one comes from")
-    notation: str = Field(description="compact notation, e.g. r5c4<>7")
+    notation: str = Field(description="in the document's notation, e.g. r5c4<>7")
     summary: str = Field(default="", description="the sub-step's one-line sentence")
     trial: StepModel | None = Field(
         default=None, description="a nested trial's own explanation (its branches and chains)")
@@ -128,7 +128,7 @@ class EndModel(_Model):
     kind: EndKind
     reason: str = Field(description="the contradiction's reason, or the conclusions reached")
     uses: list[int] = Field(default=[], description="indexes of the links the end rests on")
-    notation: str = Field(description="the whole branch in compact notation")
+    notation: str = Field(description="the whole branch in the document's notation")
 
 
 class BranchModel(_Model):
@@ -159,7 +159,7 @@ class StepModel(_Model):
     rule_level: int = Field(description="the level of the step's rule in the hierarchy")
     reference: str = Field(description="the book's reference, e.g. 'rule 2.1'")
     family: str = Field(description="template family, e.g. single-position, fish, reductio")
-    summary: str = Field(description="one line in the book's notation (--detail short)")
+    summary: str = Field(description="one line in the document's notation (--detail short)")
     explanation: str = Field(description="the reasoning in full sentences (--detail teach)")
     placements: list[CellValue] = []
     eliminations: list[CellValue] = []
@@ -196,8 +196,9 @@ class Explanation(_Model):
     solved: bool
     path: str = Field("book", description="book (the minimal-level strategy) or patterns (the "
                                           "expert walk's patterns where rules 1-12 stop)")
-    notation: str = Field("book", description="the notation of the sentences: book ((2, 7) != 3, "
-                                              "(4, 9) <- 8) or compact (r2c7<>3, r4c9=8)")
+    notation: str = Field("compact", description="the notation of every sentence of the document: "
+                                                 "compact (r2c7<>3, r4c9=8; the default) or book "
+                                                 "((2, 7) != 3, (4, 9) <- 8)")
     steps: list[StepModel]
     final: str = Field(description="the values after the last step, '.' for empty")
 
