@@ -26,8 +26,10 @@ from grader.core.board import Board
 from grader.core.steps import Step
 
 _CAND = re.compile(r"(?<![\w<])r(\d+)c(\d+)=(\d)")
-_ONLY = re.compile(r"(?<!\w)r(\d)c(\d) holds (?:only )?(\d)((?:, \d)*)(?: and | or )(\d)(?![\d,])")
-_CAN_HOLD = re.compile(r"The cells ((?:r\dc\d(?:, | and )?)+) .*?all of them can hold (\d) and (\d)")
+_ONLY = re.compile(r"(?<!\w)r(\d)c(\d) holds (?:only )?(\d)((?:, \d)*)(?: and | or )(\d)"
+                   r"(?![\d,])")
+_CAN_HOLD = re.compile(r"The cells ((?:r\dc\d(?:, | and )?)+) .*?all of them can hold (\d) and "
+                       r"(\d)")
 _CELL = re.compile(r"r(\d)c(\d)")
 
 

@@ -41,6 +41,7 @@ li.step, section.grid { background: #fff; border: 1px solid #dee2e6; border-radi
 figure { margin: .6rem 0 0 0; }
 figure > svg { width: 100%; max-width: 30rem; height: auto; display: block; }
 figcaption { font-size: .8rem; color: #495057; }
+span.swatch { box-sizing: border-box; border: 1px solid #adb5bd; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em;
        margin-right: .2em; }
 .key { white-space: nowrap; }
@@ -63,6 +64,44 @@ kbd { border: 1px solid #adb5bd; border-radius: .2rem; padding: 0 .25rem; font-s
 
 #: j/k or the left/right arrows move to the next/previous step.
 SCRIPT = """
+// the plain candidates of a drawing, filled in when it comes into view
+// (svg.py writes them as a short code: the page stays small)
+var CODE64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+function fillCands(g) {
+  var d = g.dataset;
+  if (d.done) return;
+  var n = +d.n, a = +d.a, b = +d.b, off = +d.off, cs = +d.cs, dy = +d.dy, k = +d.k;
+  var rows = {}, code = d.c, html = "";
+  for (var c = 0; c < n * n; c++) {
+    var m = 0;
+    for (var j = 0; j < k; j++) m = m * 64 + CODE64.indexOf(code.charAt(c * k + j));
+    if (!m) continue;
+    var r = Math.floor(c / n), col = c % n;
+    for (var w = 1; w <= n; w++) {
+      if (!((m >> (w - 1)) & 1)) continue;
+      var x = Math.round(off + col * cs + ((w - 1) % b + 0.5) * cs / b);
+      var y = Math.round(off + r * cs + (Math.floor((w - 1) / b) + 0.5) * cs / a + dy);
+      (rows[y] = rows[y] || []).push([x, d.s.charAt(w - 1)]);
+    }
+  }
+  for (var y2 in rows) html += '<text x="' + rows[y2].map(function (p) { return p[0]; })
+    .join(" ") + '" y="' + y2 + '">' + rows[y2].map(function (p) { return p[1]; }).join("") +
+    "</text>";
+  g.innerHTML = html;
+  d.done = "1";
+}
+(function () {
+  var gs = document.querySelectorAll("g.cands");
+  if (!("IntersectionObserver" in window)) { gs.forEach(fillCands); return; }
+  var io = new IntersectionObserver(function (es) {
+    es.forEach(function (e) {
+      if (e.isIntersecting) { fillCands(e.target.closest("svg").querySelector("g.cands"));
+                              io.unobserve(e.target); }
+    });
+  }, {rootMargin: "600px"});
+  gs.forEach(function (g) { io.observe(g.closest("svg")); });
+  window.addEventListener("beforeprint", function () { gs.forEach(fillCands); });
+})();
 document.addEventListener("keydown", function (e) {
   if (e.altKey || e.ctrlKey || e.metaKey || /INPUT|TEXTAREA/.test(e.target.tagName)) return;
   var d = (e.key === "j" || e.key === "ArrowRight") ? 1
@@ -211,12 +250,40 @@ def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
     return str(_macros().teach(teach_parts(step, board, size_px, full, uid)))
 
 
+def _single_cells(step: Step) -> tuple[int, ...] | None:
+    """A single's drawing shows the candidates of its cell alone (it rests
+    on the values around); None: every candidate (the other steps)."""
+    if step.branches or step.level > 2 or step.eliminations or not step.placements:
+        return None
+    return tuple(c for c, _ in step.placements)
+
+
 def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
-                full_trace: bool = False, notation: str = "compact") -> str:
+                full_trace: bool = False, notation: str | None = None) -> str:
     """The page for a walkthrough (every step is computed), from the template
     ``templates/explain.html.j2``.  ``full_trace``: trial branches as the whole
     recorded propagation, without chains; ``notation``: the sentences'
     (``book`` or ``compact``)."""
+    from markupsafe import Markup
+
+    from grader.explainer.svg import PAGE_DEFER, PAGE_FRAME, PAGE_GIVENS, frame_svg
+
+    # the grid's lines, labels and givens are drawn once and used by every drawing
+    givens = frozenset(wt.givens)
+    frame = Markup(frame_svg(wt.start.geo, "grid-frame", board=wt.start, givens=givens))
+    token, token_g = PAGE_FRAME.set("grid-frame"), PAGE_GIVENS.set(givens)
+    token_d = PAGE_DEFER.set(True)
+    try:
+        return _page(wt, title, size_px, full_trace, notation, frame)
+    finally:
+        PAGE_FRAME.reset(token)
+        PAGE_GIVENS.reset(token_g)
+        PAGE_DEFER.reset(token_d)
+
+
+def _page(wt: Walkthrough, title: str | None, size_px: int, full_trace: bool,
+          notation: str | None,
+          frame: Any) -> str:
     from markupsafe import Markup
 
     f = facts(wt)
@@ -225,13 +292,14 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
               "reference": step.reference, "trial": bool(step.branches),
               "summary": step.summary(),
               "teach": teach_parts(step, board, size_px, full_trace, f"arrow-{number}"),
-              "figure": Markup(grid_svg(board, step, size_px=size_px, givens=wt.givens)),
+              "figure": Markup(grid_svg(board, step, size_px=size_px, givens=wt.givens,
+                                        only=_single_cells(step))),
               "legend": legend_items(step)}
              for number, board, step in wt]
     final = wt.final()
     label = "Solution" if final.is_solved() else "Where the rules stop"
     page = _env().get_template("explain.html.j2").render(
-        title=title or "Sudoku explained", css=Markup(CSS), script=Markup(SCRIPT),
+        title=title or "Sudoku explained", css=Markup(CSS), script=Markup(SCRIPT), frame=frame,
         facts={"puzzle": f.puzzle, "size": f.size, "box": f.box, "sentence": f.sentence()},
         start=Markup(grid_svg(wt.start, size_px=size_px, givens=wt.givens,
                               title="Starting position")),

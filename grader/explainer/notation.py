@@ -131,9 +131,13 @@ def book(text: str, html: bool = False) -> str:
     return _C_BARE.sub(lambda m: _cells_book(_group_cells(m.group(1), m.group(2))), text)
 
 
-def shown(text: str, notation: str = DEFAULT, html: bool = False) -> str:
+def shown(text: str, notation: str | None = None, html: bool = False) -> str:
     """``text`` in ``notation``: every cell, candidate and conclusion in
-    one notation, whichever its sentence was written in."""
+    one notation, whichever its sentence was written in (None: as each
+    sentence was written, the rules' in the book's and the patterns' in the
+    compact notation; ``explain`` and the web page always choose one)."""
+    if notation is None:
+        return text
     if notation == "book":
         return book(text, html)
     if notation != "compact":

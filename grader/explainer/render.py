@@ -52,7 +52,7 @@ def _style_line(line: str) -> Text:
 
 
 def body_lines(step: Step, detail: str = "short", full: bool = False,
-               notation: str = "compact") -> list[str]:
+               notation: str | None = None) -> list[str]:
     """The text of a step at ``detail``: the summary (and a trial's branches:
     their chains, or with ``full`` the whole recorded propagation) or the
     teach explanation, in ``notation`` (``book`` or ``compact``)."""
@@ -68,7 +68,8 @@ def body_lines(step: Step, detail: str = "short", full: bool = False,
     return [shown(line, notation) for line in lines]
 
 
-def body(step: Step, detail: str = "short", full: bool = False, notation: str = "compact") -> Text:
+def body(step: Step, detail: str = "short", full: bool = False,
+         notation: str | None = None) -> Text:
     """The step's text; at ``teach`` depth the summary line comes first, in bold."""
     out = Text()
     for i, line in enumerate(body_lines(step, detail, full, notation)):
@@ -84,7 +85,7 @@ def body(step: Step, detail: str = "short", full: bool = False, notation: str = 
 def render_step(number: int, step: Step, board: Board | None = None,
                 givens: Collection[int] | None = None, detail: str = "short",
                 total: int | None = None, grid: bool = True,
-                full: bool = False, notation: str = "compact") -> RenderableType:
+                full: bool = False, notation: str | None = None) -> RenderableType:
     """One step: header, text, and (with ``board``, the position before the
     step) the candidate grid with the pattern highlighted.  ``full``: a
     trial's branches as the whole recorded propagation; ``notation``: the

@@ -128,7 +128,7 @@ def step_count_error(wt: Walkthrough, number: int) -> str | None:
 
 
 def step_json(wt: Walkthrough, number: int, full_trace: bool = False,
-              notation: str = "compact") -> str:
+              notation: str | None = None) -> str:
     """Step ``number`` (1-based, which exists) as ``--step N --format json`` writes it."""
     from grader.explainer.model import step_model
 
@@ -145,7 +145,7 @@ def no_step_message(wt: Walkthrough) -> str:
 
 
 def hint_json(wt: Walkthrough, level: str, full_trace: bool = False,
-              notation: str = "compact") -> str:
+              notation: str | None = None) -> str:
     """``--hint LEVEL --format json``: the level and the hint (and the step, at
     ``full``); ``{"hint": null, ...}`` when no step comes next."""
     from grader.explainer.hints import hint_level, technique_hint, where_hint

@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -70,6 +71,18 @@ class Layout:
         return min(self.cs / self.geo.b, self.cs / self.geo.a)
 
 
+#: the id of the page's shared grid frame (see :func:`frame_svg`), while a
+#: page that defines it is drawn; None: every drawing has its own lines
+PAGE_FRAME: ContextVar[str | None] = ContextVar("PAGE_FRAME", default=None)
+#: whether the page fills in the plain candidates itself (on demand, from a
+#: short code: see :func:`cands_code` and the page's script)
+PAGE_DEFER: ContextVar[bool] = ContextVar("PAGE_DEFER", default=False)
+#: the alphabet of :func:`cands_code`
+CODE64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+#: the cells whose values (the givens) the page's frame draws
+PAGE_GIVENS: ContextVar[frozenset[int]] = ContextVar("PAGE_GIVENS", default=frozenset())
+
+
 def layout(geo: Geometry, labels: bool = True) -> Layout:
     return Layout(geo, (0.6 if labels else 0.08) * 100.0)
 
@@ -77,7 +90,8 @@ def layout(geo: Geometry, labels: bool = True) -> Layout:
 def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
              givens: Collection[int] | None = None, labels: bool = True,
              title: str | None = None, fills: Mapping[int, str] | None = None,
-             overlay: Sequence[str] = ()) -> str:
+             overlay: Sequence[str] = (), frame: str | None = None,
+             only: Collection[int] | None = None) -> str:
     """The board as a standalone ``<svg>`` element (a string).
 
     ``step``: highlight its pattern and effects (the board should be the
@@ -86,8 +100,16 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
     placed value is drawn as a given.  ``labels``: row and column numbers
     around the grid.  ``size_px``: the drawing's width and height.
     ``fills``: background colours of cells (over the pattern's); ``overlay``:
-    SVG elements drawn last (see :func:`layout` for their coordinates)."""
+    SVG elements drawn last (see :func:`layout` for their coordinates).
+    ``frame``: the id of the grid's lines and labels drawn once in the page
+    (:func:`frame_svg`), used instead of drawing them again.  ``only``: draw
+    the candidates of these cells alone (a single rests on values, not on
+    the pencil marks)."""
     lay = layout(board.geo, labels)
+    drawn: frozenset[int] = frozenset()
+    if frame is None and labels:
+        frame = PAGE_FRAME.get()
+        drawn = PAGE_GIVENS.get() if frame is not None else drawn
     margin = 0.6 if labels else 0.08  # in cell units
     total = (board.geo.n + 2 * margin) * lay.cs
     marks = step_marks(step)
@@ -99,11 +121,14 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
         f'<rect x="0" y="0" width="{_f(total)}" height="{_f(total)}" fill="#ffffff"/>',
     ]
     parts += _backgrounds(lay, marks, fills)
-    parts += _grid_lines(lay)
-    if labels:
-        parts += _labels(lay)
-    parts += _values(lay, board, set(givens) if givens is not None else None)
-    cands, marks_svg = _candidates(lay, board, marks)
+    if frame is not None:
+        parts.append(f'<use href="#{frame}"/>')
+    else:
+        parts += _grid_lines(lay)
+        if labels:
+            parts += _labels(lay)
+    parts += _values(lay, board, set(givens) if givens is not None else None, drawn)
+    cands, marks_svg = _candidates(lay, board, marks, None if only is None else set(only))
     parts += cands
     parts.extend(marks_svg)
     if step is not None:
@@ -113,11 +138,27 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
     return "\n".join(parts)
 
 
+def frame_svg(geo: Geometry, frame: str, labels: bool = True, board: Board | None = None,
+              givens: Collection[int] = ()) -> str:
+    """A hidden ``<svg>`` defining once, as ``frame``, the grid's lines and
+    labels and the values of ``givens`` on ``board``, for the drawings of a
+    page (``grid_svg(..., frame=...)``, or :data:`PAGE_FRAME` and
+    :data:`PAGE_GIVENS` while the page is drawn)."""
+    lay = layout(geo, labels)
+    inner = _grid_lines(lay) + (_labels(lay) if labels else [])
+    if board is not None:
+        inner += _values(lay, board, set(givens), only=frozenset(givens))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" '
+            f'style="position:absolute" aria-hidden="true" font-family="{FONT}"><defs>'
+            f'<g id="{frame}">' + "".join(inner) + "</g></defs></svg>")
+
+
 def _backgrounds(lay: Layout, marks: Mapping[int, CellMarks],
                  fills: Mapping[int, str] | None) -> list[str]:
     """Cell backgrounds: ``fills``, else the cell's role colour, else its region's tint."""
     cs = lay.cs
-    parts = []
+    parts: list[str] = []
+    fills_of: dict[int, str] = {}
     for c in sorted(set(marks) | set(fills or ())):
         cm = marks.get(c)
         fill = None
@@ -130,9 +171,37 @@ def _backgrounds(lay: Layout, marks: Mapping[int, CellMarks],
         elif cm.region_role is not None:
             fill = region_style(cm.region_role, cm.technique).fill
         if fill:
-            x, y = lay.cell_xy(c)
-            parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cs)}" height="{_f(cs)}" '
-                         f'fill="{fill}"/>')
+            fills_of[c] = fill
+    # runs of one colour along a row, then runs of equal runs down the rows:
+    # a row, a column or a box is one or a few rectangles
+    n = lay.geo.n
+    runs: list[list[int]] = []  # [row, col, width, height, fill index]
+    colours: list[str] = []
+    for r in range(n):
+        col = 0
+        while col < n:
+            c = r * n + col
+            fill = fills_of.get(c) if lay.geo.ncells == n * n else None
+            if fill is None:
+                col += 1
+                continue
+            w = 1
+            while col + w < n and fills_of.get(c + w) == fill:
+                w += 1
+            if fill not in colours:
+                colours.append(fill)
+            k = colours.index(fill)
+            above = next((u for u in runs if u[0] + u[3] == r and u[1] == col and u[2] == w
+                          and u[4] == k), None)
+            if above is not None:
+                above[3] += 1
+            else:
+                runs.append([r, col, w, 1, k])
+            col += w
+    for r, col, w, h, k in runs:
+        x, y = lay.cell_xy(r * n + col)
+        parts.append(f'<rect x="{_f(x)}" y="{_f(y)}" width="{_f(cs * w)}" '
+                     f'height="{_f(cs * h)}" fill="{colours[k]}"/>')
     return parts
 
 
@@ -165,28 +234,36 @@ def _labels(lay: Layout) -> list[str]:
     return parts
 
 
-def _values(lay: Layout, board: Board, given_set: set[int] | None) -> list[str]:
-    """The placed values: givens in bold black, the others in blue."""
+def _values(lay: Layout, board: Board, given_set: set[int] | None,
+            drawn: frozenset[int] = frozenset(), only: frozenset[int] | None = None) -> list[str]:
+    """The placed values: givens in bold black, the others in blue, one
+    element per line of the grid and kind; ``drawn``: cells left out (the
+    page's frame draws them); ``only``: just these cells."""
     geo, cs = lay.geo, lay.cs
     big = cs * 0.62
     parts = [f'<g font-size="{_f(big)}" text-anchor="middle">']
+    runs: dict[tuple[str, str], list[tuple[float, str]]] = {}
     for c in range(geo.ncells):
         v = board.values[c]
-        if not v:
+        if not v or c in drawn or only is not None and c not in only:
             continue
         x, y = lay.cell_xy(c)
         if given_set is None or c in given_set:
             attrs = f'font-weight="bold" fill="{GIVEN.fill}"'
         else:
             attrs = f'fill="{PLACED.fill}"'
-        parts.append(f'<text x="{_f(x + cs / 2)}" y="{_f(y + cs / 2 + big * 0.36)}" {attrs}>'
-                     f'{escape(geo.symbol(v))}</text>')
+        runs.setdefault((attrs, _f(y + cs / 2 + big * 0.36)), []).append(
+            (x + cs / 2, geo.symbol(v)))
+    for (attrs, ys), glyphs in runs.items():
+        xs = " ".join(_f(x) for x, _ in glyphs)
+        parts.append(f'<text x="{xs}" y="{ys}" {attrs}>'
+                     f'{escape("".join(g for _, g in glyphs))}</text>')
     parts.append("</g>")
     return parts
 
 
-def _candidates(lay: Layout, board: Board,
-                marks: Mapping[int, CellMarks]) -> tuple[list[str], list[str]]:
+def _candidates(lay: Layout, board: Board, marks: Mapping[int, CellMarks],
+                only: set[int] | None = None) -> tuple[list[str], list[str]]:
     """The candidates, small, at fixed places; and the marks drawn over them
     (the placement circled, the eliminations struck out)."""
     geo, cs = lay.geo, lay.cs
@@ -196,8 +273,11 @@ def _candidates(lay: Layout, board: Board,
     small = min(sub_w, sub_h) * (0.72 if n <= 9 else 0.62)
     parts = [f'<g font-size="{_f(small)}" text-anchor="middle" fill="{CANDIDATE.fill}">']
     marks_svg: list[str] = []
+    runs: dict[str, list[tuple[float, str]]] = {}
+    plain: dict[int, int] = {}
+    marked: dict[tuple[str, str], list[tuple[float, str]]] = {}
     for c in range(geo.ncells):
-        if board.values[c]:
+        if board.values[c] or only is not None and c not in only:
             continue
         x, y = lay.cell_xy(c)
         m = marks.get(c)
@@ -221,10 +301,41 @@ def _candidates(lay: Layout, board: Board,
                 marks_svg.append(f'<path d="M{_f(cx - d)} {_f(cy + d)}L{_f(cx + d)} '
                                  f'{_f(cy - d)}" stroke="{ELIMINATION.fill}" '
                                  f'stroke-width="{_f(cs * 0.03)}"/>')
-            parts.append(f'<text x="{_f(cx)}" y="{_f(cy + small * 0.36)}"{attrs}>'
-                         f'{escape(geo.symbol(w))}</text>')
+            if attrs:
+                marked.setdefault((attrs, _f(cy + small * 0.36)), []).append(
+                    (cx, geo.symbol(w)))
+            else:  # plain candidates of one line of the grid: one element
+                plain[c] = plain.get(c, 0) | 1 << (w - 1)
+                runs.setdefault(str(round(cy + small * 0.36)), []).append((cx, geo.symbol(w)))
+    for (attrs, ys), glyphs in marked.items():
+        xs = " ".join(_f(x) for x, _ in glyphs)
+        parts.append(f'<text x="{xs}" y="{ys}"{attrs}>{escape("".join(g for _, g in glyphs))}'
+                     f'</text>')
+    if PAGE_DEFER.get() and lay.off > 10:
+        # the page draws the plain candidates when the drawing is shown
+        per = -(-n // 6)
+        code = "".join(_code(plain.get(c, 0), per) for c in range(geo.ncells))
+        syms = "".join(geo.symbol(w) for w in range(1, n + 1))
+        parts.append(f'<g class="cands" data-n="{n}" data-a="{a}" data-b="{b}" '
+                     f'data-off="{_f(lay.off)}" data-cs="{_f(cs)}" '
+                     f'data-dy="{_f(small * 0.36)}" data-k="{per}" data-s="{escape(syms)}" '
+                     f'data-c="{code}"></g>')
+        runs = {}
+    # one <text> per line of candidates, a position per glyph: a third of the size
+    for ys, glyphs in runs.items():
+        xs = " ".join(str(round(x)) for x, _ in glyphs)
+        parts.append(f'<text x="{xs}" y="{ys}">{escape("".join(g for _, g in glyphs))}</text>')
     parts.append("</g>")
     return parts, marks_svg
+
+
+def _code(mask: int, per: int) -> str:
+    """``mask`` in ``per`` characters of :data:`CODE64`."""
+    out = ""
+    for _ in range(per):
+        out = CODE64[mask & 63] + out
+        mask >>= 6
+    return out
 
 
 def links_svg(lay: Layout, step: Step) -> list[str]:

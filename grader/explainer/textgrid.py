@@ -26,7 +26,8 @@ from rich.style import Style
 from rich.text import Span, Text
 
 from grader.core.board import Board
-from grader.core.steps import Step
+from grader.core.geometry import Geometry
+from grader.core.steps import Arc, Step
 from grader.explainer.marks import CellMarks, step_marks
 from grader.explainer.style import (
     CANDIDATE,
@@ -316,9 +317,18 @@ def links_text(step: Step) -> str:
     """The step's links read in order: ``r6c5=8 = r7c5=8 - r7c9=8``; a link
     that does not start where the one before ended starts a new piece
     (``;``)."""
-    from grader.rules.patterns.base import end
-
     geo = step.geo
+
+    def end(geo: Geometry, arc: Arc, first: bool) -> str:
+        cs = sorted(arc.a_cells if first else arc.b_cells)
+        v = (arc.a if first else arc.b)[1]
+        rows = "".join(dict.fromkeys(str(geo.cell_row[c] + 1) for c in cs))
+        cols = "".join(dict.fromkeys(str(geo.cell_col[c] + 1) for c in cs))
+        if len(rows) > 1 and len(cols) > 1:
+            return ",".join(f"r{geo.cell_row[c] + 1}c{geo.cell_col[c] + 1}"
+                            for c in cs) + f"={geo.symbol(v)}"
+        return f"r{rows}c{cols}={geo.symbol(v)}"
+
     out: list[str] = []
     last = None
     for arc in step.pattern.arcs:
