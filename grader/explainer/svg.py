@@ -271,7 +271,8 @@ def _candidates(lay: Layout, board: Board, marks: Mapping[int, CellMarks],
     sub_w = cs / b
     sub_h = cs / a
     small = min(sub_w, sub_h) * (0.72 if n <= 9 else 0.62)
-    parts = [f'<g font-size="{_f(small)}" text-anchor="middle" fill="{CANDIDATE.fill}">']
+    parts = [f'<g class="cand" font-size="{_f(small)}" text-anchor="middle" '
+             f'fill="{CANDIDATE.fill}">']
     marks_svg: list[str] = []
     runs: dict[str, list[tuple[float, str]]] = {}
     plain: dict[int, int] = {}
