@@ -108,7 +108,8 @@ def test_paste_step_undo_and_each_hint(page: Page) -> None:
     expect(page.locator("#hint")).to_contain_text("look at")
     page.click("#hint-full")
     expect(page.locator("#hint .full h2")).to_contain_text("Step 4/52")
-    expect(page.locator("#hint .full svg[role=img]")).to_have_count(1)
+    expect(page.locator("#hint .full svg[role=img]")).to_have_count(0)  # on the board
+    expect(page.locator("#board > svg title")).to_contain_text("=>")  # the hint's step
     page.click("#redo")
     at_step(page, 4)
     page.reload()  # the URL holds the grid and the step

@@ -41,7 +41,6 @@ li.step, section.grid { background: #fff; border: 1px solid #dee2e6; border-radi
 figure { margin: .6rem 0 0 0; }
 figure > svg { width: 100%; max-width: 30rem; height: auto; display: block; }
 figcaption { font-size: .8rem; color: #495057; }
-span.swatch { box-sizing: border-box; border: 1px solid #adb5bd; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em;
        margin-right: .2em; }
 .key { white-space: nowrap; }

@@ -149,7 +149,7 @@
       end.type = "button"; end.dataset.n = String(info.end);
       const li = node("li"); li.append(end); list.append(li);
     }
-    $("count").textContent = S.partial ? "(walking…)" : "(" + info.total + " steps)";
+    $("count").textContent = S.partial ? "(walking…)" : "(" + info.total + ")";
     $("jump-to").max = String(info.end);
     $("moves-text").textContent = info.moves.length ? info.moves.join(" ") : "none yet";
     const st = $("status");
