@@ -200,9 +200,9 @@ def test_reductio_explains_the_chain_to_the_contradiction():
     7875) whose path uses reductio ad absurdum."""
     from test_explain_book import _replay_branch
 
+    from grader.core.trial_text import link_text
     from grader.explainer.core import walkthrough
     from grader.formats import parse_grid_token
-    from grader.core.trial_text import link_text
 
     g = parse_grid_token(".3....48.8..3....67.4.693....8....9...9.7.5...4....8....354.7.84....3..5"
                          ".72....3.")

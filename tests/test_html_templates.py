@@ -6,7 +6,7 @@ text, in the same order; every text is escaped."""
 from __future__ import annotations
 
 import re
-
+from html import unescape
 from html.parser import HTMLParser
 
 import html_before_jinja as before
@@ -70,7 +70,7 @@ def words(page: str) -> str:
     and its legend's swatches are spans: the drawings differ by design)."""
     page = re.sub(r"<(svg|style|script)\b.*?</\1>", "", page, flags=re.S)
     page = re.sub(r"<[^>]+>", " ", page)
-    return " ".join(page.split())
+    return " ".join(unescape(page).split())
 
 
 def bench(index: int) -> str:

@@ -366,17 +366,19 @@ def links_svg(lay: Layout, step: Step) -> list[str]:
             parts.append(f'<rect class="group" x="{_f(x0 - r)}" y="{_f(y0 - r)}" '
                          f'width="{_f(x1 - x0 + 2 * r)}" height="{_f(y1 - y0 + 2 * r)}" '
                          f'rx="{_f(r)}"/>')
-    def anchor(k: tuple[tuple[int, ...], int], towards: tuple[float, float]
-               ) -> tuple[float, float]:
-        """Where a link leaves an end: the group's candidate nearest ``towards``."""
+    def anchor(k: tuple[tuple[int, ...], int], towards: tuple[float, float],
+               other: tuple[int, ...]) -> tuple[float, float]:
+        """Where a link leaves an end: the group's candidate nearest ``towards``
+        (of its cells outside the other end's group, where it has some)."""
         cs, v = k
-        return min((lay.cand_xy(c, v) for c in cs),
+        own = [c for c in cs if c not in other] or list(cs)
+        return min((lay.cand_xy(c, v) for c in own),
                    key=lambda p: (p[0] - towards[0]) ** 2 + (p[1] - towards[1]) ** 2)
 
     for arc in arcs:
         ka, kb = key(arc, True), key(arc, False)
-        pa = anchor(ka, centre[kb])
-        d = _curve(pa, anchor(kb, pa), r, lay.cs)
+        pa = anchor(ka, centre[kb], kb[0])
+        d = _curve(pa, anchor(kb, pa, ka[0]), r, lay.cs)
         if d:
             gap = f"{_f(lay.cs * 0.09)} {_f(lay.cs * 0.07)}"
             dash = "" if arc.strong else f' stroke-dasharray="{gap}"'

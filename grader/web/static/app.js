@@ -200,7 +200,8 @@
     }
     $("hint").hidden = true;
     drawOverlays(); updateButtons(); updateURL();
-    if (k < S.info.end) frameAt(k + 1).catch(() => {});  // the next frame, ahead of time
+    // the next frame, ahead of time (not while the whole path is walked: one walk at a time)
+    if (k < S.info.end && !S.partial) frameAt(k + 1).catch(() => {});
   }
   function updateButtons() {
     const end = S.info ? S.info.end : 0;
