@@ -85,5 +85,5 @@ def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False,
     )
     if notation is None:
         return doc
-    text = shown(doc.model_dump_json(by_alias=True), notation)
+    text = shown(doc.model_dump_json(by_alias=True), notation, names=False)
     return Explanation.model_validate_json(text).model_copy(update={"notation": notation})

@@ -25,6 +25,15 @@ from grader.explainer.style import ELIMINATION, LINKED, PLACEMENT, cell_style, r
 from grader.explainer.svg import grid_svg
 
 CSS = """
+svg[role="img"] { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; background: #fff; }
+.mk { display: inline-block; width: .75em; height: .75em; vertical-align: -.05em;
+      margin-right: .1em; border: 2px solid currentColor; box-sizing: border-box; }
+.mk.circle { border-radius: 50%; }
+.mk.square { border-radius: 2px; }
+.mk.cross { border: none; background: linear-gradient(135deg, transparent 42%, currentColor 42%,
+            currentColor 58%, transparent 58%); }
+.mk.assume { color: #7048e8; } .mk.placed { color: #2b8a3e; }
+.mk.eliminated { color: #e03131; } .mk.conflict { color: #c92a2a; }
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0;
        background: #f8f9fa; color: #212529; line-height: 1.45; }
@@ -67,9 +76,9 @@ SCRIPT = """
 // (svg.py writes them as a short code: the page stays small)
 var CODE64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
 function fillCands(g) {
-  var d = g.dataset;
+  var d = g.dataset, f = document.getElementById("grid-frame").dataset;
   if (d.done) return;
-  var n = +d.n, a = +d.a, b = +d.b, off = +d.off, cs = +d.cs, dy = +d.dy, k = +d.k;
+  var n = +f.n, a = +f.a, b = +f.b, off = +f.off, cs = +f.cs, dy = +f.dy, k = +f.k;
   var rows = {}, code = d.c, html = "";
   for (var c = 0; c < n * n; c++) {
     var m = 0;
@@ -80,7 +89,7 @@ function fillCands(g) {
       if (!((m >> (w - 1)) & 1)) continue;
       var x = Math.round(off + col * cs + ((w - 1) % b + 0.5) * cs / b);
       var y = Math.round(off + r * cs + (Math.floor((w - 1) / b) + 0.5) * cs / a + dy);
-      (rows[y] = rows[y] || []).push([x, d.s.charAt(w - 1)]);
+      (rows[y] = rows[y] || []).push([x, f.s.charAt(w - 1)]);
     }
   }
   for (var y2 in rows) html += '<text x="' + rows[y2].map(function (p) { return p[0]; })
@@ -92,13 +101,19 @@ function fillCands(g) {
 (function () {
   var gs = document.querySelectorAll("g.cands");
   if (!("IntersectionObserver" in window)) { gs.forEach(fillCands); return; }
+  function cands(svg) {  // its own candidates, or those of the position it uses
+    var g = svg.querySelector("g.cands"), u = svg.querySelector('use[href^="#pos-"]');
+    if (!g && u) { var p = document.getElementById(u.getAttribute("href").slice(1));
+                   g = p && p.querySelector("g.cands"); }
+    return g;
+  }
   var io = new IntersectionObserver(function (es) {
     es.forEach(function (e) {
-      if (e.isIntersecting) { fillCands(e.target.closest("svg").querySelector("g.cands"));
+      if (e.isIntersecting) { var g = cands(e.target); if (g) fillCands(g);
                               io.unobserve(e.target); }
     });
   }, {rootMargin: "600px"});
-  gs.forEach(function (g) { io.observe(g.closest("svg")); });
+  document.querySelectorAll('svg[role="img"]').forEach(function (s) { io.observe(s); });
   window.addEventListener("beforeprint", function () { gs.forEach(fillCands); });
 })();
 document.addEventListener("keydown", function (e) {
@@ -265,16 +280,17 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
     (``book`` or ``compact``)."""
     from markupsafe import Markup
 
-    from grader.explainer.svg import PAGE_DEFER, PAGE_FRAME, PAGE_GIVENS, frame_svg
+    from grader.explainer.svg import PAGE_BASES, PAGE_DEFER, PAGE_FRAME, PAGE_GIVENS, frame_svg
 
     # the grid's lines, labels and givens are drawn once and used by every drawing
     givens = frozenset(wt.givens)
     frame = Markup(frame_svg(wt.start.geo, "grid-frame", board=wt.start, givens=givens))
     token, token_g = PAGE_FRAME.set("grid-frame"), PAGE_GIVENS.set(givens)
-    token_d = PAGE_DEFER.set(True)
+    token_d, token_b = PAGE_DEFER.set(True), PAGE_BASES.set({})
     try:
         return _page(wt, title, size_px, full_trace, notation, frame)
     finally:
+        PAGE_BASES.reset(token_b)
         PAGE_FRAME.reset(token)
         PAGE_GIVENS.reset(token_g)
         PAGE_DEFER.reset(token_d)

@@ -131,13 +131,30 @@ def book(text: str, html: bool = False) -> str:
     return _C_BARE.sub(lambda m: _cells_book(_group_cells(m.group(1), m.group(2))), text)
 
 
-def shown(text: str, notation: str | None = None, html: bool = False) -> str:
+#: Sudoku Explainer's names of its chains, in title case ("Dynamic Cell
+#: Forcing Chains (+ Forcing Chains)"); the other names are in sentence case
+#: ("region forcing chains", "empty rectangle", "XY-Wing" keeps its letters)
+_TITLED = re.compile(r"\bDynamic(?: (?:Cell|Region|Contradiction|Double))? Forcing Chains?"
+                     r"(?: \(\+(?: (?:Multiple |Dynamic |Nested )*Forcing Chains)?\))?")
+
+
+def cased(text: str) -> str:
+    """``text`` with the chains' title-case names in sentence case, as every
+    other name is written: ``dynamic cell forcing chains (+ forcing chains)``
+    (JSON keeps the names as ``grade`` reports them)."""
+    return _TITLED.sub(lambda m: m.group(0).lower(), text)
+
+
+def shown(text: str, notation: str | None = None, html: bool = False,
+          names: bool = True) -> str:
     """``text`` in ``notation``: every cell, candidate and conclusion in
     one notation, whichever its sentence was written in (None: as each
     sentence was written, the rules' in the book's and the patterns' in the
     compact notation; ``explain`` and the web page always choose one)."""
     if notation is None:
         return text
+    if names:
+        text = cased(text)
     if notation == "book":
         return book(text, html)
     if notation != "compact":

@@ -13,19 +13,20 @@ from grader.core.board import Board
 from grader.core.steps import Step
 from grader.core.trial_text import branch_lines, teach_trial
 from grader.explainer.names import beside, shown_level
-from grader.explainer.notation import shown
+from grader.explainer.notation import cased, shown
 from grader.explainer.textgrid import Drawing
 
 DETAILS = ("short", "teach")
 
 
-def header(number: int, step: Step, total: int | None = None) -> Text:
+def header(number: int, step: Step, total: int | None = None,
+           notation: str | None = None) -> Text:
     """``Step 4/52 · single position · level 1 · rule 2.1`` (a step of the
     pattern path: ``Step 18/60 · skyscraper · SE 4.0 · level 13``)."""
     t = Text()
     t.append(f"Step {number}" + (f"/{total}" if total else ""), "bold")
     t.append(" · ")
-    t.append(step.name, "bold cyan")
+    t.append(step.name if notation is None else cased(step.name), "bold cyan")
     if beside(step):
         t.append(f" ({beside(step)})", "cyan")
     if step.se is not None:
@@ -90,7 +91,7 @@ def render_step(number: int, step: Step, board: Board | None = None,
     step) the candidate grid with the pattern highlighted.  ``full``: a
     trial's branches as the whole recorded propagation; ``notation``: the
     sentences' (``book`` or ``compact``)."""
-    parts: list[RenderableType] = [header(number, step, total),
+    parts: list[RenderableType] = [header(number, step, total, notation),
                                    body(step, detail, full, notation)]
     if grid and board is not None:
         parts.append(Text())

@@ -79,6 +79,9 @@ PAGE_FRAME: ContextVar[str | None] = ContextVar("PAGE_FRAME", default=None)
 PAGE_DEFER: ContextVar[bool] = ContextVar("PAGE_DEFER", default=False)
 #: the alphabet of :func:`cands_code`
 CODE64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+#: the positions a page has drawn already, as ``id(board) -> element id``:
+#: a chain drawn on a position drawn before uses that drawing (``shared``)
+PAGE_BASES: ContextVar[dict[int, str] | None] = ContextVar("PAGE_BASES", default=None)
 #: the cells whose values (the givens) the page's frame draws
 PAGE_GIVENS: ContextVar[frozenset[int]] = ContextVar("PAGE_GIVENS", default=frozenset())
 
@@ -91,7 +94,7 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
              givens: Collection[int] | None = None, labels: bool = True,
              title: str | None = None, fills: Mapping[int, str] | None = None,
              overlay: Sequence[str] = (), frame: str | None = None,
-             only: Collection[int] | None = None) -> str:
+             only: Collection[int] | None = None, shared: bool = False) -> str:
     """The board as a standalone ``<svg>`` element (a string).
 
     ``step``: highlight its pattern and effects (the board should be the
@@ -104,7 +107,9 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
     ``frame``: the id of the grid's lines and labels drawn once in the page
     (:func:`frame_svg`), used instead of drawing them again.  ``only``: draw
     the candidates of these cells alone (a single rests on values, not on
-    the pencil marks)."""
+    the pencil marks).  ``shared`` (a drawing without a step: a chain's): in a
+    page, the position's values and candidates are drawn once, as an element
+    the other drawings of that position use (:data:`PAGE_BASES`)."""
     lay = layout(board.geo, labels)
     drawn: frozenset[int] = frozenset()
     if frame is None and labels:
@@ -114,12 +119,16 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
     total = (board.geo.n + 2 * margin) * lay.cs
     marks = step_marks(step)
     label = title or ("Sudoku grid" if step is None else step.summary())
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_px}" height="{size_px}" '
-        f'viewBox="0 0 {_f(total)} {_f(total)}" role="img" font-family="{FONT}">',
-        f"<title>{escape(label)}</title>",
-        f'<rect x="0" y="0" width="{_f(total)}" height="{_f(total)}" fill="#ffffff"/>',
-    ]
+    if frame is not None and PAGE_DEFER.get():  # in a page: its CSS sets the font and white
+        parts = [f'<svg width="{size_px}" height="{size_px}" viewBox="0 0 {_f(total)} '
+                 f'{_f(total)}" role="img">', f"<title>{escape(label)}</title>"]
+    else:
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_px}" height="{size_px}" '
+            f'viewBox="0 0 {_f(total)} {_f(total)}" role="img" font-family="{FONT}">',
+            f"<title>{escape(label)}</title>",
+            f'<rect x="0" y="0" width="{_f(total)}" height="{_f(total)}" fill="#ffffff"/>',
+        ]
     parts += _backgrounds(lay, marks, fills)
     if frame is not None:
         parts.append(f'<use href="#{frame}"/>')
@@ -127,10 +136,21 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
         parts += _grid_lines(lay)
         if labels:
             parts += _labels(lay)
-    parts += _values(lay, board, set(givens) if givens is not None else None, drawn)
-    cands, marks_svg = _candidates(lay, board, marks, None if only is None else set(only))
-    parts += cands
-    parts.extend(marks_svg)
+    bases = PAGE_BASES.get() if shared and step is None and frame is not None else None
+    base = None if bases is None else bases.get(id(board))
+    if base is not None:
+        parts.append(f'<use href="#{base}"/>')
+    else:
+        if bases is not None:  # the first drawing of this position: named, for the others
+            base = f"pos-{len(bases) + 1}"
+            bases[id(board)] = base
+            parts.append(f'<g id="{base}">')
+        parts += _values(lay, board, set(givens) if givens is not None else None, drawn)
+        cands, marks_svg = _candidates(lay, board, marks, None if only is None else set(only))
+        parts += cands
+        parts.extend(marks_svg)
+        if bases is not None:
+            parts.append("</g>")
     if step is not None:
         parts += links_svg(lay, step)
     parts.extend(overlay)
@@ -145,12 +165,18 @@ def frame_svg(geo: Geometry, frame: str, labels: bool = True, board: Board | Non
     page (``grid_svg(..., frame=...)``, or :data:`PAGE_FRAME` and
     :data:`PAGE_GIVENS` while the page is drawn)."""
     lay = layout(geo, labels)
+    n, cs = geo.n, lay.cs
+    small = min(cs / geo.b, cs / geo.a) * (0.72 if n <= 9 else 0.62)
+    syms = "".join(geo.symbol(w) for w in range(1, n + 1))
+    data = (f'data-n="{n}" data-a="{geo.a}" data-b="{geo.b}" data-off="{_f(lay.off)}" '
+            f'data-cs="{_f(cs)}" data-dy="{_f(small * 0.36)}" data-k="{-(-n // 6)}" '
+            f'data-s="{escape(syms)}"')
     inner = _grid_lines(lay) + (_labels(lay) if labels else [])
     if board is not None:
         inner += _values(lay, board, set(givens), only=frozenset(givens))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" '
             f'style="position:absolute" aria-hidden="true" font-family="{FONT}"><defs>'
-            f'<g id="{frame}">' + "".join(inner) + "</g></defs></svg>")
+            f'<g id="{frame}" {data}>' + "".join(inner) + "</g></defs></svg>")
 
 
 def _backgrounds(lay: Layout, marks: Mapping[int, CellMarks],
@@ -317,10 +343,9 @@ def _candidates(lay: Layout, board: Board, marks: Mapping[int, CellMarks],
         per = -(-n // 6)
         code = "".join(_code(plain.get(c, 0), per) for c in range(geo.ncells))
         syms = "".join(geo.symbol(w) for w in range(1, n + 1))
-        parts.append(f'<g class="cands" data-n="{n}" data-a="{a}" data-b="{b}" '
-                     f'data-off="{_f(lay.off)}" data-cs="{_f(cs)}" '
-                     f'data-dy="{_f(small * 0.36)}" data-k="{per}" data-s="{escape(syms)}" '
-                     f'data-c="{code}"></g>')
+        # the layout (n, a, b, off, cs, dy, k, symbols) is on the page's frame
+        del syms
+        parts.append(f'<g class="cands" data-c="{code}"></g>')
         runs = {}
     # one <text> per line of candidates, a position per glyph: a third of the size
     for ys, glyphs in runs.items():

@@ -21,7 +21,7 @@ from grader.explainer.document import candidates_list, values_string
 from grader.explainer.html import step_legend, step_teach
 from grader.explainer.model import step_model
 from grader.explainer.names import beside, common_name, shown_level
-from grader.explainer.notation import DEFAULT, shown
+from grader.explainer.notation import DEFAULT, cased, shown
 from grader.explainer.steplog import log_line
 from grader.explainer.svg import grid_svg
 from grader.web.work import Solved, check_frame, fold_move
@@ -72,7 +72,8 @@ def summary(s: Solved) -> dict[str, Any]:
             "index": s.wrong, "move": s.moves[s.wrong], "message": wrong_message(s)},
         "status": s.status, "contradiction": s.contradiction, "sentence": s.sentence,
         "grade": s.grade, "total": len(s.steps), "end": len(s.steps) + 1,
-        "steps": [{"number": i, "name": st.name, "level": shown_level(st), "depth": st.depth,
+        "steps": [{"number": i, "name": cased(st.name), "level": shown_level(st),
+                   "depth": st.depth,
                    "trial": bool(st.branches), "common_name": common_name(st),
                    "se": st.se, "summary": shown(st.summary(), DEFAULT),
                    "log": log_line(i, st, DEFAULT)}
@@ -87,7 +88,7 @@ def _heading(step: Step, number: int, total: int | None) -> str:
     # a pattern's value is its SE rating (the book's level of the trial it
     # stands for would say 13 for a turbot fish)
     rate = f"SE {step.se:.1f}" if step.se is not None else f"level {shown_level(step)}"
-    return (f'<h2>Step {number}{of} · {escape(step.name)}{named} '
+    return (f'<h2>Step {number}{of} · {escape(cased(step.name))}{named} '
             f'<span class="meta">{rate}{ref}</span></h2>'
             f'<p class="summary">{escape(step.summary())}</p>')
 
@@ -115,7 +116,7 @@ def _text(s: Solved, k: int) -> tuple[str, str]:
     if k <= len(s.steps):
         step = s.steps[k - 1]
         body = step_teach(step, s.before[k - 1], CHAIN_PX, False, f"s{k}")
-        return f"Step {k}: {step.name}", _heading(step, k, total) + body
+        return f"Step {k}: {cased(step.name)}", _heading(step, k, total) + body
     title = end_title(s)
     said = escape(s.sentence[0].upper() + s.sentence[1:]) if s.sentence else ""
     wrong = wrong_message(s)
