@@ -79,12 +79,19 @@ function fillCands(g) {
   var d = g.dataset, f = document.getElementById("grid-frame").dataset;
   if (d.done) return;
   var n = +f.n, a = +f.a, b = +f.b, off = +f.off, cs = +f.cs, dy = +f.dy, k = +f.k;
-  var rows = {}, code = d.c, html = "";
+  var rows = {}, vals = {}, code = d.c, html = "", flag = Math.pow(2, 6 * k - 1);
+  var big = +f.big;
   for (var c = 0; c < n * n; c++) {
     var m = 0;
     for (var j = 0; j < k; j++) m = m * 64 + CODE64.indexOf(code.charAt(c * k + j));
     if (!m) continue;
     var r = Math.floor(c / n), col = c % n;
+    if (m >= flag) {  // a value placed since the givens
+      var vy = Math.round(off + r * cs + cs / 2 + big * 0.36);
+      (vals[vy] = vals[vy] || []).push([Math.round(off + col * cs + cs / 2),
+                                        f.s.charAt(m - flag - 1)]);
+      continue;
+    }
     for (var w = 1; w <= n; w++) {
       if (!((m >> (w - 1)) & 1)) continue;
       var x = Math.round(off + col * cs + ((w - 1) % b + 0.5) * cs / b);
@@ -95,6 +102,9 @@ function fillCands(g) {
   for (var y2 in rows) html += '<text x="' + rows[y2].map(function (p) { return p[0]; })
     .join(" ") + '" y="' + y2 + '">' + rows[y2].map(function (p) { return p[1]; }).join("") +
     "</text>";
+  for (var y3 in vals) html += '<text x="' + vals[y3].map(function (p) { return p[0]; })
+    .join(" ") + '" y="' + y3 + '" font-size="' + big + '" fill="' + f.placed + '">' +
+    vals[y3].map(function (p) { return p[1]; }).join("") + "</text>";
   g.innerHTML = html;
   d.done = "1";
 }

@@ -145,8 +145,13 @@ def grid_svg(board: Board, step: Step | None = None, *, size_px: int = 360,
             base = f"pos-{len(bases) + 1}"
             bases[id(board)] = base
             parts.append(f'<g id="{base}">')
-        parts += _values(lay, board, set(givens) if givens is not None else None, drawn)
-        cands, marks_svg = _candidates(lay, board, marks, None if only is None else set(only))
+        # in a page, the values placed since the givens travel with the candidates' code
+        placed = ({c: v for c, v in enumerate(board.values) if v and c not in drawn}
+                  if PAGE_DEFER.get() and frame is not None and labels else None)
+        if placed is None:
+            parts += _values(lay, board, set(givens) if givens is not None else None, drawn)
+        cands, marks_svg = _candidates(lay, board, marks, None if only is None else set(only),
+                                       placed)
         parts += cands
         parts.extend(marks_svg)
         if bases is not None:
@@ -170,7 +175,7 @@ def frame_svg(geo: Geometry, frame: str, labels: bool = True, board: Board | Non
     syms = "".join(geo.symbol(w) for w in range(1, n + 1))
     data = (f'data-n="{n}" data-a="{geo.a}" data-b="{geo.b}" data-off="{_f(lay.off)}" '
             f'data-cs="{_f(cs)}" data-dy="{_f(small * 0.36)}" data-k="{-(-n // 6)}" '
-            f'data-s="{escape(syms)}"')
+            f'data-s="{escape(syms)}" data-big="{_f(cs * 0.62)}" data-placed="{PLACED.fill}"')
     inner = _grid_lines(lay) + (_labels(lay) if labels else [])
     if board is not None:
         inner += _values(lay, board, set(givens), only=frozenset(givens))
@@ -289,9 +294,11 @@ def _values(lay: Layout, board: Board, given_set: set[int] | None,
 
 
 def _candidates(lay: Layout, board: Board, marks: Mapping[int, CellMarks],
-                only: set[int] | None = None) -> tuple[list[str], list[str]]:
+                only: set[int] | None = None, placed: Mapping[int, int] | None = None
+                ) -> tuple[list[str], list[str]]:
     """The candidates, small, at fixed places; and the marks drawn over them
-    (the placement circled, the eliminations struck out)."""
+    (the placement circled, the eliminations struck out).  ``placed``: the
+    values placed since the givens, drawn by the page with the candidates."""
     geo, cs = lay.geo, lay.cs
     n, a, b = geo.n, geo.a, geo.b
     sub_w = cs / b
@@ -341,7 +348,9 @@ def _candidates(lay: Layout, board: Board, marks: Mapping[int, CellMarks],
     if PAGE_DEFER.get() and lay.off > 10:
         # the page draws the plain candidates when the drawing is shown
         per = -(-n // 6)
-        code = "".join(_code(plain.get(c, 0), per) for c in range(geo.ncells))
+        flag = 1 << (6 * per - 1)  # a placed value, not a set of candidates
+        code = "".join(_code(flag | placed[c] if placed and c in placed else plain.get(c, 0),
+                             per) for c in range(geo.ncells))
         syms = "".join(geo.symbol(w) for w in range(1, n + 1))
         # the layout (n, a, b, off, cs, dy, k, symbols) is on the page's frame
         del syms
