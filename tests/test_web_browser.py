@@ -328,3 +328,24 @@ def test_the_first_step_comes_before_the_whole_path(page: Page) -> None:
     at_step(page, 0)
     expect(page.locator("#count")).to_have_text("(58)")
     assert calls[0] == "step" and "explain" in calls, calls
+
+
+def test_a_grid_of_se_9_gives_its_first_step_without_a_timeout(browser, server) -> None:
+    """The frame asked for is a walk up to it only: a grid of SE 9.0
+    (puzzles/se-rated-9758.txt) shows its first step long before the whole
+    path is walked, whatever the server's time limit (the whole path may
+    still pass it on a loaded machine: the page then says so and steps on)."""
+    hard = "900500007040060090003009500005000001060000080200000700006700100090020060800003004"
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    answers: list[tuple[str, int]] = []
+    page.on("response", lambda r: answers.append((r.url.rsplit("/", 1)[-1], r.status))
+            if "/api/" in r.url else None)
+    page.goto(server.url + "?grid=" + hard)
+    expect(page.locator("#board > svg")).to_be_visible()
+    page.click("#next")
+    at_step(page, 1)
+    expect(page.locator("#text h2")).to_contain_text("Step 1")
+    assert all(status == 200 for name, status in answers if name == "step"), answers
+    context.close()

@@ -98,7 +98,8 @@ def _board(s: Solved, k: int) -> str:
         return grid_svg(s.start, size_px=BOARD_PX, givens=s.givens, title="Starting position")
     if k <= len(s.steps):
         step = s.steps[k - 1]
-        svg = grid_svg(s.before[k - 1], step, size_px=BOARD_PX, givens=s.givens)
+        svg = grid_svg(s.before[k - 1], step, size_px=BOARD_PX, givens=s.givens,
+                       title=shown(step.summary(), DEFAULT))
         return f'{svg}<p class="legend">{step_legend(step)}</p>'
     fills = dict.fromkeys(s.conflict_cells, CONFLICT_FILL)
     return grid_svg(s.after(k), size_px=BOARD_PX, givens=s.givens, title=end_title(s),
@@ -164,7 +165,8 @@ def hint(s: Solved, k: int, level: str) -> dict[str, Any]:
            "board": grid_svg(s.before[k], size_px=BOARD_PX, givens=s.givens,
                              title="The position of the hint")}
     if level == "full":  # the step drawn on the board, written once beside it
-        svg = grid_svg(s.before[k], step, size_px=BOARD_PX, givens=s.givens)
+        svg = grid_svg(s.before[k], step, size_px=BOARD_PX, givens=s.givens,
+                       title=shown(step.summary(), DEFAULT))
         out["board"] = f'{svg}<p class="legend">{step_legend(step)}</p>'
         out["html"] = shown(_heading(step, k + 1, len(s.steps) if s.complete else None)
                             + step_teach(step, s.before[k], CHAIN_PX, False, f"h{k + 1}"),
