@@ -74,7 +74,7 @@ kbd { border: 1px solid #adb5bd; border-radius: .2rem; padding: 0 .25rem; font-s
 SCRIPT = """
 // the plain candidates of a drawing, filled in when it comes into view
 // (svg.py writes them as a short code: the page stays small)
-var CODE64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+var CODE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 function fillCands(g) {
   var d = g.dataset, f = document.getElementById("grid-frame").dataset;
   if (d.done) return;
@@ -83,7 +83,7 @@ function fillCands(g) {
   var big = +f.big;
   for (var c = 0; c < n * n; c++) {
     var m = 0;
-    for (var j = 0; j < k; j++) m = m * 64 + CODE64.indexOf(code.charAt(c * k + j));
+    for (var j = 0; j < k; j++) m = m * 62 + CODE62.indexOf(code.charAt(c * k + j));
     if (!m) continue;
     var r = Math.floor(c / n), col = c % n;
     if (m >= flag) {  // a value placed since the givens

@@ -77,8 +77,9 @@ PAGE_FRAME: ContextVar[str | None] = ContextVar("PAGE_FRAME", default=None)
 #: whether the page fills in the plain candidates itself (on demand, from a
 #: short code: see :func:`cands_code` and the page's script)
 PAGE_DEFER: ContextVar[bool] = ContextVar("PAGE_DEFER", default=False)
-#: the alphabet of :func:`cands_code`
-CODE64 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+#: the digits of the candidates' code (base 62: letters and digits only, so
+#: that no rewriting of the page's notation, ``R1`` or ``r1c2``, can match in it)
+CODE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 #: the positions a page has drawn already, as ``id(board) -> element id``:
 #: a chain drawn on a position drawn before uses that drawing (``shared``)
 PAGE_BASES: ContextVar[dict[int, str] | None] = ContextVar("PAGE_BASES", default=None)
@@ -174,7 +175,7 @@ def frame_svg(geo: Geometry, frame: str, labels: bool = True, board: Board | Non
     small = min(cs / geo.b, cs / geo.a) * (0.72 if n <= 9 else 0.62)
     syms = "".join(geo.symbol(w) for w in range(1, n + 1))
     data = (f'data-n="{n}" data-a="{geo.a}" data-b="{geo.b}" data-off="{_f(lay.off)}" '
-            f'data-cs="{_f(cs)}" data-dy="{_f(small * 0.36)}" data-k="{-(-n // 6)}" '
+            f'data-cs="{_f(cs)}" data-dy="{_f(small * 0.36)}" data-k="{-(-(n + 1) // 6)}" '
             f'data-s="{escape(syms)}" data-big="{_f(cs * 0.62)}" data-placed="{PLACED.fill}"')
     inner = _grid_lines(lay) + (_labels(lay) if labels else [])
     if board is not None:
@@ -347,7 +348,7 @@ def _candidates(lay: Layout, board: Board, marks: Mapping[int, CellMarks],
                      f'</text>')
     if PAGE_DEFER.get() and lay.off > 10:
         # the page draws the plain candidates when the drawing is shown
-        per = -(-n // 6)
+        per = -(-(n + 1) // 6)  # n bits of candidates and the flag
         flag = 1 << (6 * per - 1)  # a placed value, not a set of candidates
         code = "".join(_code(flag | placed[c] if placed and c in placed else plain.get(c, 0),
                              per) for c in range(geo.ncells))
@@ -365,11 +366,12 @@ def _candidates(lay: Layout, board: Board, marks: Mapping[int, CellMarks],
 
 
 def _code(mask: int, per: int) -> str:
-    """``mask`` in ``per`` characters of :data:`CODE64`."""
+    """``mask`` in ``per`` digits of :data:`CODE62` (``per`` = ceil((n + 1) / 6):
+    a mask of n bits and the flag ``1 << (6 * per - 1)`` fit)."""
     out = ""
     for _ in range(per):
-        out = CODE64[mask & 63] + out
-        mask >>= 6
+        mask, digit = divmod(mask, 62)
+        out = CODE62[digit] + out
     return out
 
 
