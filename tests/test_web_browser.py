@@ -268,7 +268,7 @@ def test_the_digit_filter_and_colouring_by_hand(page: Page) -> None:
     page.select_option("#filter", "2")
     svg = page.locator("#board > svg")
     expect(svg).to_have_class(re.compile("filtered"))
-    assert page.locator("#board g.overlay.filter rect").count() > 0
+    assert page.locator("#board g.overlay.filter circle").count() > 0
     page.click("#next")  # the filter stays on from step to step
     expect(page.locator("#board > svg")).to_have_class(re.compile("filtered"))
     page.select_option("#filter", "")

@@ -329,9 +329,9 @@
         if (vals[c] !== "." || cands[c].indexOf(S.filter) < 0) continue;
         const [x, y] = cellXY(c);
         const cx = x + ((i % b) + 0.5) * 100 / b, cy = y + (Math.floor(i / b) + 0.5) * 100 / a;
-        g.append(svgEl("rect", { x: x + 3, y: y + 3, width: 94, height: 94, rx: 8,
-                                 fill: "#fff3bf", stroke: "#f08c00", "stroke-width": 3 }));
-        const t = svgEl("text", { x: cx, y: cy + 10, "font-size": 30, "font-weight": "bold",
+        g.append(svgEl("circle", { cx: cx, cy: cy, r: 15, fill: "#fff3bf", stroke: "#f08c00",
+                                   "stroke-width": 3 }));
+        const t = svgEl("text", { x: cx, y: cy + 9, "font-size": 26, "font-weight": "bold",
                                   "text-anchor": "middle", fill: "#d9480f" });
         t.textContent = S.filter;
         g.append(t);
