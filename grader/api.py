@@ -236,7 +236,7 @@ def explanation(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
                 max_level: int | None = None, *, rules_up_to: int | None = None,
                 box: tuple[int, int] | str | None = None, input_format: str = "auto",
                 moves: str | None = None, full_trace: bool = False,
-                path: str = "patterns", notation: str = "book") -> Explanation:
+                path: str = "patterns", notation: str = "compact") -> Explanation:
     """``explain GRID -f json`` as its pydantic model (the arguments of
     :func:`explain`; ``full_trace`` as ``--full-trace``; ``notation="compact"``
     as ``--notation compact``: every sentence with ``r2c7<>38``, ``r4c9=8``)."""

@@ -243,7 +243,7 @@ def _nav(number: int, total: int) -> str:
 
 
 def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
-                full_trace: bool = False, notation: str = "book") -> str:
+                full_trace: bool = False, notation: str | None = None) -> str:
     """The page for a walkthrough (every step is computed).  ``full_trace``:
     trial branches as the whole recorded propagation, without chains;
     ``notation``: the sentences' (``book`` or ``compact``)."""

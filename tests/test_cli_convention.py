@@ -118,8 +118,8 @@ def test_explain_step_n_shows_that_step_with_its_board_and_reasoning(form: list[
     r = runner.invoke(app, ["explain", G, *form])
     assert r.exit_code == 0, r.output
     assert r.output.startswith("Step 2 · single position (hidden single) · level 1 · rule 2.1")
-    assert "(8, 6) <- 3" in r.output
-    assert "Look at column C6: 3 is not placed there yet." in r.output  # teach detail
+    assert "r8c6=3" in r.output  # the compact notation, the default
+    assert "Look at column 6: 3 is not placed there yet." in r.output  # teach detail
     assert r.output.count("┏") == 1  # the board before the step
     assert "Step 1 ·" not in r.output and "Step 3 ·" not in r.output
 

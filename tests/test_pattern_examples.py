@@ -98,8 +98,14 @@ def test_the_drawing_shows_the_links(name: str) -> None:
     svg = grid_svg(board, step)
     strong = sum(1 for a in step.pattern.arcs if a.strong and a.a[0] != a.b[0])
     weak = sum(1 for a in step.pattern.arcs if not a.strong and a.a[0] != a.b[0])
-    assert svg.count('class="strong"') >= strong and svg.count('class="weak"') >= weak
-    assert svg.count("stroke-dasharray") == svg.count('class="weak"')
+    assert (svg.count('class="strong"') + svg.count('class="grouped-strong"') >= strong
+            and svg.count('class="weak"') + svg.count('class="grouped-weak"') >= weak)
+    assert svg.count("stroke-dasharray") == svg.count('class="weak"') + svg.count(
+        'class="grouped-weak"')
+    # a grouped end is drawn as one box around the group's candidates
+    assert svg.count('class="group"') == len({
+        (cs, v) for a in step.pattern.arcs for cs, v in ((a.a_group, a.a[1]), (a.b_group, a.b[1]))
+        if cs})
     text = Console(no_color=True, width=120, record=True)
     text.print(Drawing(board, step))
     out = text.export_text()

@@ -76,6 +76,13 @@ class Notation(StrEnum):
     compact = "compact"
 
 
+class Grids(StrEnum):
+    hardest = "hardest"
+    expert = "expert"
+    all = "all"
+    none = "none"
+
+
 class ExplainInputFormat(StrEnum):
     auto = "auto"
     line = "line"
@@ -167,6 +174,14 @@ MovesOpt = Annotated[str | None, typer.Option(
     show_default=False)]
 GridDrawingOpt = Annotated[bool, typer.Option(
     "--grid/--no-grid", help="Draw the candidate grid with each step (text and markdown).")]
+GridsOpt = Annotated[Grids, typer.Option(
+    "--grids", help="Text: after the step log, which steps are shown in full, with the board "
+                    "drawn: hardest (the hardest step), expert (every step past the book's "
+                    "rules 1-12: patterns, chains, trials), all (every step) or none (the "
+                    "log alone).")]
+LogOpt = Annotated[bool, typer.Option(
+    "--log", help="Only the step log: one line per step (number, SE value, level, what and "
+                  "where), as HoDoKu lists a solution (--grids none).")]
 FullTraceOpt = Annotated[bool, typer.Option(
     "--full-trace", help="Show each trial branch as the whole propagation that ran, in "
                          "scanning order, instead of its minimal chain.")]
@@ -180,9 +195,9 @@ PathOpt = Annotated[ExplainPath, typer.Option(
                    "Explainer's scale, as the expert score walks them; book: the book's "
                    "trials (levels 13-14), the path of the level that grade reports.")]
 NotationOpt = Annotated[Notation, typer.Option(
-    "--notation", help="How cells and conclusions are written in every output: book ((2, 7) "
-                       "!= 3, (4, 9) <- 8) or compact, as players write them (r2c7<>3, "
-                       "r4c9=8).")]
+    "--notation", help="How cells and conclusions are written in every output, one "
+                       "notation throughout: compact, as players write them (r2c7<>3, "
+                       "r4c9=8), or the book's ((2, 7) != 3, (4, 9) <- 8).")]
 OldMaxLevelOpt = Annotated[int | None, typer.Option(
     "--max-level", min=1, metavar="LEVEL", hidden=True,
     callback=deprecated("--max-level", "--rules-up-to (grade --max-level filters results)"),
@@ -202,10 +217,10 @@ def explain_command(
     max_level: OldMaxLevelOpt = None,
     input_format: ExplainInputFormatOpt = ExplainInputFormat.auto, box: BoxOpt = None,
     hierarchy: HierarchyOpt = None, quiet: QuietOpt = False, color: ColorOpt = Color.auto,
-    version: VersionOpt = None, notation: NotationOpt = Notation.book,
-    schema: ExplainSchemaOpt = None,
+    version: VersionOpt = None, notation: NotationOpt = Notation.compact,
+    schema: ExplainSchemaOpt = None, grids: GridsOpt = Grids.hardest, log: LogOpt = False,
 ) -> None:
-    """Explain how to solve a grid, step by step, in the book's notation.
+    """Explain how to solve a grid, step by step, as players write it (r1c7<>8).
 
     Every step of the minimal-level strategy (always the easiest rule that makes
     progress) with its rule, level, book reference, a sentence saying why, and the
@@ -217,13 +232,15 @@ def explain_command(
     \b
     explain puzzles/book-figures.txt --index 2
     explain GRID --step                     # one step at a time
+    explain GRID --log                      # the step log: one line per step
+    explain GRID --grids all                # every step in full, the board drawn
     explain GRID --step 5                   # step 5, with the board before it
     explain GRID --hint technique           # which technique comes next
     explain GRID --hint where               # ... and where to look
     explain GRID --moves "r1c3=2 r1c5=7" --hint full
     explain GRID -f html -o steps.html      # a page with one drawing per step
     explain GRID --path book                # the book's trials instead of patterns
-    explain GRID --notation compact         # r2c7<>38, r4c9=8 as players write
+    explain GRID --notation book            # (2, 7) != 3, (4, 9) <- 8 as the book writes
     """
     from grader.core.rule import RuleError
     from grader.explainer.core import ExplainError, UsageError
@@ -248,7 +265,8 @@ def explain_command(
         rules_up_to if rules_up_to is not None else max_level,
         detail.value if detail is not None else None, step_mode, step_number,
         hint.value if hint is not None else None, output_format.value, grid_drawing,
-        full_trace, output, path.value, notation=notation.value)
+        full_trace, output, path.value, notation=notation.value,
+        grids="none" if log else grids.value, log=log)
     try:
         pos, board = load(opts)
     except InputError as e:
@@ -285,17 +303,22 @@ def _render(opts: ExplainOptions, wt: Walkthrough, pos: Position, quiet: bool) -
     elif opts.fmt in ("json", "html", "markdown"):
         _write(document_text(opts, pos, wt), opts.output, quiet, opts.fmt)
     else:
-        _text(wt, depth, opts.grid_drawing, opts.output, quiet, opts.full_trace, opts.notation)
+        _text(wt, depth, opts.grid_drawing, opts.output, quiet, opts.full_trace, opts.notation,
+              opts.grids, opts.log)
 
 
 def _text(wt: object, detail: str, grid: bool, output: Path | None,
-          quiet: bool = False, full_trace: bool = False, notation: str = "book") -> None:
+          quiet: bool = False, full_trace: bool = False, notation: str = "compact",
+          grids: str = "hardest", log_only: bool = False) -> None:
+    """The step log, then the steps ``grids`` selects in full (``all``: every
+    step, the starting position drawn first; ``grid``: False draws none)."""
     from rich.text import Text
 
     from grader.core.terminal import SafeConsole as Console
     from grader.explainer.core import Walkthrough
     from grader.explainer.document import facts
     from grader.explainer.render import render_step
+    from grader.explainer.steplog import expert, hardest, log_lines
     from grader.explainer.textgrid import Drawing
 
     assert isinstance(wt, Walkthrough)
@@ -308,16 +331,35 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
             fail(f"{output}: cannot write: {e.strerror or e}")
         console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True)
     try:
-        if grid:
+        wt.ensure()
+        numbered = list(enumerate(wt.steps, start=1))
+        if grids != "all":
+            console.print(Text("Step log", style="bold"))
+            for line in log_lines(numbered, notation):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
+            console.print()
+        if grids == "all" and grid:
             console.print(Text("Starting position", style="bold"))
             console.print(Drawing(wt.start, None, wt.givens))
             console.print()
+        top = hardest(numbered)
+        chosen = {"all": lambda n, s: True, "none": lambda n, s: False,
+                  "expert": lambda n, s: expert(s),
+                  "hardest": lambda n, s: n == top}[grids]
         for number, board, step in wt:
-            console.print(render_step(number, step, board if grid else None, wt.givens, detail,
+            if not chosen(number, step):
+                continue
+            if grids == "hardest":
+                console.print(Text(f"The hardest step ({number}) in full", style="bold"))
+            console.print(render_step(number, step, board if grid else None, wt.givens,
+                                      "teach" if grids == "hardest" else detail,
                                       full=full_trace, notation=notation),
                           soft_wrap=not console.is_terminal)
             if grid:
                 console.print()
+        if grids != "all" and not log_only:
+            console.print(Text("Any step in full: --step N; every step: --grids all "
+                               "(expert: the patterns and chains)", style="dim"))
         console.print(Text(facts(wt).sentence(), style="bold"))
     finally:
         if fh is not None:
@@ -328,7 +370,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
 
 def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
               output: Path | None, quiet: bool, full_trace: bool = False,
-              notation: str = "book") -> None:
+              notation: str = "compact") -> None:
     """``--step N``: the board before step N, the step and its reasoning."""
     from grader.explainer.render import render_step
     from grader.explainer.request import step_count_error, step_json
@@ -360,7 +402,7 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
 
 
 def _hint(wt: Walkthrough, level: str, detail: str, grid: bool, fmt: str,
-          output: Path | None, full_trace: bool = False, notation: str = "book") -> None:
+          output: Path | None, full_trace: bool = False, notation: str = "compact") -> None:
     from grader.explainer.hints import hint_level, technique_hint, where_hint
     from grader.explainer.notation import shown
     from grader.explainer.render import render_step

@@ -37,10 +37,30 @@ class Arc:
     #: these two places; a weak one: a unit the two cells share); -1 for two
     #: values of one cell
     unit: int = -1
+    #: a grouped end: every cell of the group (the value is in one of them;
+    #: ``a``'s or ``b``'s cell stands for the group); empty for one candidate
+    a_group: tuple[int, ...] = ()
+    b_group: tuple[int, ...] = ()
+
+    @property
+    def grouped(self) -> bool:
+        """Whether an end is a group of cells (a box's or a line's segment)."""
+        return bool(self.a_group or self.b_group)
 
     @property
     def kind(self) -> str:
-        return "strong" if self.strong else "weak"
+        """``strong``, ``weak``, ``grouped-strong`` or ``grouped-weak``."""
+        base = "strong" if self.strong else "weak"
+        return f"grouped-{base}" if self.grouped else base
+
+    @property
+    def a_cells(self) -> tuple[int, ...]:
+        """The cells of the first end (one, or the group)."""
+        return self.a_group or (self.a[0],)
+
+    @property
+    def b_cells(self) -> tuple[int, ...]:
+        return self.b_group or (self.b[0],)
 
 
 @dataclass(frozen=True, slots=True)

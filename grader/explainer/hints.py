@@ -89,7 +89,7 @@ def where_hint(step: Step) -> str:
 vague_hint = where_hint
 
 
-def full_hint(step: Step, detail: str = "teach", notation: str = "book") -> str:
+def full_hint(step: Step, detail: str = "teach", notation: str | None = None) -> str:
     """The whole step: its technique line, then its explanation at ``detail``
     (``teach``: the reasoning in sentences; ``short``: the one-line summary
     and a trial's branches), in ``notation``."""
@@ -102,7 +102,8 @@ def full_hint(step: Step, detail: str = "teach", notation: str = "book") -> str:
                       *body_lines(step, detail, notation=notation)])
 
 
-def hint(step: Step, level: str = "where", detail: str = "teach", notation: str = "book") -> str:
+def hint(step: Step, level: str = "where", detail: str = "teach",
+         notation: str | None = None) -> str:
     """The hint for ``step`` at ``level`` (``technique``, ``where``, ``full``
     or an alias such as ``vague``); ``detail`` applies to ``full``;
     ``notation``: ``book`` or ``compact``."""

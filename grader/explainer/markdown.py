@@ -118,7 +118,7 @@ def _step_text(step: Step) -> str:
 
 def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
                     title: str | None = None, full_trace: bool = False,
-                    notation: str = "book") -> str:
+                    notation: str | None = None) -> str:
     """The explanation for a forum post; ``notation``: the sentences'
     (``book`` or ``compact``)."""
     f = facts(wt)

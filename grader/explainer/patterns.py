@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import Any
 
 from grader.core.board import Board
-from grader.core.steps import Step
+from grader.core.steps import Arc, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
 from grader.strategy.expert.walker import RATED_SIZES, Move, Rater
@@ -176,27 +176,44 @@ def _present(work: Board, hint: Hint, families: Mapping[str, Any],
 
 def whole(step: Step, board: Board) -> bool:
     """Every link of the step's pattern joins candidates of ``board``, a
-    strong link still leaves its two candidates as the only ones of their
-    cell or unit (the grouped link across an empty rectangle's box is not
-    checked), and every cell of the pattern is open."""
+    strong link still leaves its two ends (a candidate, or a group's) as the
+    only places of their cell or unit, a weak link's ends still see each
+    other, every cell of the pattern is open, and what its family states of
+    the position (``holds``) is still true there."""
     for c, _ in step.pattern.cells:
         if board.values[c]:
             return False
     for arc in step.pattern.arcs:
-        for c, v in (arc.a, arc.b):
-            if board.values[c] or not board.cands[c] >> (v - 1) & 1:
-                return False
-        (a, da), (b, db) = arc.a, arc.b
-        if arc.strong and a == b and board.cands[a] != (1 << (da - 1)) | (1 << (db - 1)):
+        if not arc_holds(board, arc):
             return False
-        grouped = (step.family == "empty-rectangle" and arc.unit >= 0
-                   and board.geo.region_kind[arc.unit] == 2)
-        if arc.strong and a != b and arc.unit >= 0 and not grouped:
-            bit = 1 << (da - 1)
-            spots = [c for c in board.geo.regions[arc.unit] if board.cands[c] & bit
-                     and not board.values[c]]
-            if sorted(spots) != sorted((a, b)):
-                return False
-    return True
+    holds = getattr(step.technique, "holds", None)
+    return holds is None or bool(holds(step, board))
 
 
+def arc_holds(board: Board, arc: Arc) -> bool:
+    """Whether ``arc`` is what its kind says on ``board``."""
+    geo = board.geo
+    (a, da), (b, db) = arc.a, arc.b
+    ends_a, ends_b = arc.a_cells, arc.b_cells
+    for c, v in [(c, da) for c in ends_a] + [(c, db) for c in ends_b]:
+        if board.values[c] or not board.cands[c] >> (v - 1) & 1:
+            return False
+    if a == b and not arc.grouped:
+        if arc.strong:
+            return da != db and board.cands[a] == (1 << (da - 1)) | (1 << (db - 1))
+        return da != db
+    if da != db:
+        return False
+    if not arc.strong:
+        return all(x != y and any(r in geo.cell_regions[y] for r in geo.cell_regions[x])
+                   for x in ends_a for y in ends_b)
+    if arc.unit < 0:
+        return False
+    unit = geo.region_set[arc.unit]
+    if not all(c in unit for c in ends_a + ends_b):
+        return False
+    bit = 1 << (da - 1)
+    spots = {c for c in geo.regions[arc.unit] if board.cands[c] & bit and not board.values[c]}
+    if not arc.grouped:
+        return spots == {a, b}
+    return spots <= set(ends_a) | set(ends_b)

@@ -56,7 +56,11 @@ class ExplainOptions:
     #: ``patterns`` or ``book`` (see :mod:`grader.explainer.patterns`)
     path: str = "patterns"
     #: ``book`` ((2, 7) != 3) or ``compact`` (r2c7<>3), see :mod:`grader.explainer.notation`
-    notation: str = "book"
+    notation: str = "compact"
+    #: the steps drawn in full after the step log (text): ``hardest``,
+    #: ``expert``, ``all`` or ``none``; ``log``: the step log alone
+    grids: str = "hardest"
+    log: bool = False
 
     @property
     def depth(self) -> str:
@@ -124,7 +128,7 @@ def step_count_error(wt: Walkthrough, number: int) -> str | None:
 
 
 def step_json(wt: Walkthrough, number: int, full_trace: bool = False,
-              notation: str = "book") -> str:
+              notation: str | None = None) -> str:
     """Step ``number`` (1-based, which exists) as ``--step N --format json`` writes it."""
     from grader.explainer.model import step_model
 
@@ -141,7 +145,7 @@ def no_step_message(wt: Walkthrough) -> str:
 
 
 def hint_json(wt: Walkthrough, level: str, full_trace: bool = False,
-              notation: str = "book") -> str:
+              notation: str | None = None) -> str:
     """``--hint LEVEL --format json``: the level and the hint (and the step, at
     ``full``); ``{"hint": null, ...}`` when no step comes next."""
     from grader.explainer.hints import hint_level, technique_hint, where_hint

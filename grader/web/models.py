@@ -95,6 +95,8 @@ class StepItem(BaseModel):
     se: float | None = Field(None, description="a pattern's value on Sudoku Explainer's "
                                                "scale (the pattern path), else null")
     summary: str
+    log: str = Field(default="", description="the step's line of the step log: number, SE "
+                                             "value, level, what and where (compact notation)")
 
 
 class ExplainAnswer(BaseModel):
@@ -134,13 +136,19 @@ class FrameAnswer(BaseModel):
     candidates: list[str] = Field(description="per cell: its value or its candidates")
     step: dict[str, Any] | None = Field(description="the step as explain --step N -f json "
                                                     "gives it")
+    size: int = Field(default=9, description="the grid's size n (n x n cells)")
+    block: list[int] = Field(default=[3, 3], description="a block's rows and columns")
+    symbols: str = Field(default="123456789", description="the values, in order")
 
 
 class HintAnswer(BaseModel):
     level: HintLevel
     number: int | None = Field(description="the step the hint is about (null: none comes)")
     text: str
-    html: str | None = Field(description="at level full: the step drawn and explained")
+    html: str | None = Field(description="at level full: the step explained")
+    board: str | None = Field(default=None, description="the board the hint is about: the "
+                                                        "position (its pattern highlighted at "
+                                                        "level full), with its legend")
 
 
 class MoveAnswer(BaseModel):

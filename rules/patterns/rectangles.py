@@ -49,6 +49,15 @@ class UniqueRectangle(PatternFamily):
         return cls.make(hint, board, Pattern(cells=roles, values=(a, b)))
 
     @staticmethod
+    def holds(step: Step, board: Board) -> bool:
+        """Every cell of the loop still holds both values (what the text
+        states), and the floor cells nothing else."""
+        bits = sum(1 << (v - 1) for v in step.pattern.values)
+        return all(not board.values[c] and board.cands[c] & bits == bits
+                   and (r != "floor" or board.cands[c] == bits)
+                   for c, r in step.pattern.cells if r != "extra")
+
+    @staticmethod
     def summarize(step: Step) -> str:
         geo = step.geo
         a, b = (geo.symbol(v) for v in step.pattern.values)
