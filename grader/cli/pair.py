@@ -15,7 +15,6 @@ import typer
 from grader.cli.common import (
     EXIT_NOT_OK,
     EXIT_OK,
-    InputFormat,
     box_option,
     err,
     fail,
@@ -121,7 +120,7 @@ def solve_command(
         help="Also write the filled pair to FILE (an existing file is refused without "
              "--overwrite).")] = None,
     overwrite: OverwriteOpt = False,
-    input_format: InputFormatOpt = InputFormat.auto,
+    input_format: InputFormatOpt = "auto",
     box: BoxOpt = None,
     sat_solver: Annotated[str, typer.Option(
         "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
@@ -139,7 +138,7 @@ def solve_command(
         check_output_not_input([file], [output], stdout_is_output=True)
     except OutputError as e:
         fail(str(e))
-    rec, a, b = _read_pair(file, input_format.value, bx)
+    rec, a, b = _read_pair(file, str(input_format), bx)
     lim = limit if limit is not None else (1000 if count else 2)
     try:
         res = solve_pair(a.geo, a.values, b.values, lim, sat_solver)

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-#: the notations ``--notation`` accepts, the default first
-NOTATIONS = ("book", "compact")
+from grader.explainer.choices import NOTATIONS
 
 _CELL = r"\((\d+), (\d+)\)"
 _OP = r"(<-|&lt;-|!=)"
