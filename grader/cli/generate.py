@@ -35,6 +35,7 @@ from grader.cli.options import (
     Color,
     ColorOpt,
     DeprecatedRunTimeoutOpt,
+    GenerateSchemaOpt,
     HierarchyOpt,
     JobsOpt,
     OutputOpt,
@@ -165,6 +166,7 @@ def generate_command(
     overwrite: OverwriteOpt = False, with_solution: WithSolutionOpt = False,
     pack: PackOpt = None, hierarchy: HierarchyOpt = None, progress: ProgressOpt = None,
     quiet: QuietOpt = False, color: ColorOpt = Color.auto, version: VersionOpt = None,
+    schema: GenerateSchemaOpt = None,
 ) -> None:
     """Make new grids with exactly one solution, at the rating you ask for.
 

@@ -125,6 +125,16 @@ ExplainSchemaOpt = Annotated[bool | None, typer.Option(
     help="Print the JSON Schema of the document (-f json; schemas/explain.schema.json) "
          "and exit.")]
 
+SolveSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("solve.schema.json"), show_default=False,
+    help="Print the JSON Schema of the records (-f jsonl; schemas/solve.schema.json) and "
+         "exit.")]
+
+GenerateSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("grade.schema.json"), show_default=False,
+    help="Print the JSON Schema of the records (-f jsonl: grade's records with the "
+         "solution; schemas/grade.schema.json) and exit.")]
+
 VersionOpt = Annotated[bool | None, typer.Option(
     "--version", is_eager=True, callback=_version, show_default=False,
     help="Print the version, Python, whether the C accelerator is built and enabled, the "

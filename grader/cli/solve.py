@@ -35,6 +35,7 @@ from grader.cli.options import (
     InputFormatOpt,
     OverwriteOpt,
     QuietOpt,
+    SolveSchemaOpt,
     TimeLimitOpt,
     VersionOpt,
     check_output,
@@ -177,7 +178,7 @@ def solve_command(
     dimacs: DimacsOpt = None, csp_model: CspModelOpt = CspModel.dual,
     ac3_queue: Ac3QueueOpt = Ac3Queue.targeted, trace: TraceOpt = None,
     compare: CompareOpt = None, plot: PlotOpt = None, color: ColorOpt = Color.auto,
-    version: VersionOpt = None,
+    version: VersionOpt = None, schema: SolveSchemaOpt = None,
 ) -> None:
     """Solve Sudoku grids exactly with an interchangeable engine (native, sat, csp, cp).
 
