@@ -264,7 +264,8 @@ def markdown_options(path: str) -> str:
         lines += [f"### `{o.long}` {{ #{anchor(path, o.long)} }}", "", f"`{o.spelled}`", "",
                   _prose(text), ""]
         if notes:
-            lines += ["*" + _prose("; ".join(_unwrap(n) for n in notes)) + "*", ""]
+            parts = [_unwrap(part) for n in notes for part in n.split("; ")]
+            lines += ["*" + _prose("; ".join(parts)) + "*", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
