@@ -16,8 +16,6 @@ from grader.explainer.notation import shown
 from grader.explainer.textgrid import Drawing
 from rules.trial_text import branch_lines, teach_trial
 
-DETAILS = ("short", "teach")
-
 
 def header(number: int, step: Step, total: int | None = None) -> Text:
     """``Step 4/52 · single position · level 1 · rule 2.1`` (a step of the

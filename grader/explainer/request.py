@@ -19,7 +19,7 @@ from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from grader.core.board import Board
-from grader.explainer.choices import DEFAULT_NOTATION, DEFAULT_PATH
+from grader.explainer.choices import DEFAULT_NOTATION, DEFAULT_PATH, EXPLAIN_FORMATS
 from grader.explainer.core import ExplainError, UsageError, Walkthrough, walkthrough
 from grader.explainer.notation import shown
 from grader.explainer.position import Position, apply_moves, check_position, load_position
@@ -27,8 +27,8 @@ from grader.formats import Record
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import Hierarchy
 
-#: what ``--format`` accepts
-FORMATS = ("text", "json", "html", "markdown")
+#: what ``--format`` accepts (declared in :mod:`grader.explainer.choices`)
+FORMATS = EXPLAIN_FORMATS
 
 
 @dataclass(frozen=True)
