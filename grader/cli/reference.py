@@ -122,7 +122,8 @@ class OptionInfo:
 
 
 def root() -> Any:
-    """The umbrella command (``python -m grader``), with every installed command."""
+    """The umbrella command (``grader``, ``python -m grader``), with every installed
+    command."""
     import typer.main
 
     from grader.cli.main import build_app
@@ -188,7 +189,7 @@ def side_by_side() -> tuple[list[str], list[tuple[str, str, list[bool]]]]:
     """The table of every long option (rows) of every command (columns, the
     umbrella first: its options are those of every console script too, shell
     completion included): ``(commands, [(option, meaning, [used by each])])``."""
-    cmds = {"python -m grader": root(), **commands()}
+    cmds = {"grader": root(), **commands()}
     names = list(cmds)
     used: dict[str, set[str]] = {}
     for path, cmd in cmds.items():
