@@ -94,6 +94,6 @@ def use_one_script() -> None:
         return
     _original_install = _completion_shared.install
     _original_script = _completion_shared.get_completion_script
-    completion.install = _install  # type: ignore[assignment]
-    completion.get_completion_script = _script  # type: ignore[assignment]
-    _completion_shared.get_completion_script = _script  # type: ignore[assignment]
+    completion.install = _install
+    completion.get_completion_script = _script
+    _completion_shared.get_completion_script = _script
