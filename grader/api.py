@@ -212,7 +212,7 @@ def rate(grids: Iterable[str | Grid], *, jobs: int = 0, se: str = DEFAULT_SE,
          check: bool = False, check_engine: str | None = None) -> Iterator[GradeResult]:
     """``grade`` over grids held in memory: one ``GradeResult`` per item of
     ``grids`` (texts of one grid each, or :class:`Grid` objects), in input
-    order, ``index`` counting from 1::
+    order, ``index`` counting from 1:
 
         results = list(grader.rate(puzzles, jobs=4))
 
