@@ -68,8 +68,11 @@ def test_one_bash_completion_for_every_command_and_never_python(tmp_path: Path,
     got = _bash(tmp_path, 'COMP_WORDS=(grade --se ""); COMP_CWORD=2; '
                           '_sudoku_grader_completion grade; echo "${COMPREPLY[*]}"; '
                           'COMP_WORDS=(grader explain x --path ""); COMP_CWORD=4; '
-                          '_sudoku_grader_completion grader; echo "${COMPREPLY[*]}"')
-    assert got.splitlines()[-2:] == ["fast full", "patterns book"]
+                          '_sudoku_grader_completion grader; echo "${COMPREPLY[*]}"; '
+                          'COMP_WORDS=(generate -f ""); COMP_CWORD=2; '
+                          '_sudoku_grader_completion generate; echo "${COMPREPLY[*]}"')
+    # the old names (-f line) are accepted, never offered
+    assert got.splitlines()[-3:] == ["fast full", "patterns book", "text nt block csv jsonl"]
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")

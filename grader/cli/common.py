@@ -34,6 +34,15 @@ def metavar(values: tuple[str, ...]) -> str:
     return "|".join(values)
 
 
+def listed(values: tuple[str, ...]) -> Any:
+    """Shell completion of an option with old names: the listed choices only."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [v for v in values if v.startswith(incomplete)]
+
+    return complete
+
+
 def renamed(option: str, aliases: Mapping[str, str]) -> Any:
     """The callback of an option with old names for some choices: an old name
     says so in one line on standard error and stands for its new name."""

@@ -41,6 +41,7 @@ from grader.cli.common import (
     err,
     fail,
     hierarchy_option,
+    listed,
     metavar,
     out,
     renamed,
@@ -149,6 +150,7 @@ StepNumberOpt = Annotated[int | None, typer.Option(
     "--step-number", hidden=True, help="Step N (from --step N; checked as --step N).")]
 HintOpt = Annotated[HintLevel | None, typer.Option(
     "--hint", metavar=metavar(HINT_LEVELS), callback=renamed("--hint", HINT_ALIASES),
+    autocompletion=listed(HINT_LEVELS),
     help="Show only the next step, at one of three levels: 'technique' (its "
          "name and level), 'where' (also the region, value or cells to look at, "
          "not the conclusion) or 'full' (the whole explanation).", show_default=False)]

@@ -26,6 +26,7 @@ from grader.cli.common import (
     err,
     fail,
     hierarchy_option,
+    listed,
     metavar,
     renamed,
     sigterm_as_interrupt,
@@ -134,6 +135,7 @@ MethodOpt = Annotated[Method, typer.Option(
          "climbs instead.")]
 OutFormatOpt = Annotated[OutFormat, typer.Option(
     "--format", "-f", metavar=metavar(OUTPUT_FORMATS), callback=renamed("--format", FORMAT_ALIASES),
+    autocompletion=listed(OUTPUT_FORMATS),
     help="text (a grid a line, with a # comment), nt, block, csv or jsonl "
          "(the grade contract plus the solution).")]
 WithSolutionOpt = Annotated[bool, typer.Option(

@@ -19,6 +19,7 @@ from grader.cli.common import (
     err,
     fail,
     hierarchy_option,
+    listed,
     metavar,
     out,
     renamed,
@@ -63,6 +64,7 @@ OutputFormatArg = Annotated[OutputFormat | None, typer.Option(
         "--format", "-f", metavar=metavar(OUTPUT_FORMATS), show_default="text on a terminal, "
         "else by the --output file's suffix or text",
         callback=renamed("--format", FORMAT_ALIASES),
+        autocompletion=listed(OUTPUT_FORMATS),
         help="text (a table; a panel for one grid), jsonl or csv.")]
 
 ListRulesArg = Annotated[bool, typer.Option(

@@ -18,6 +18,7 @@ from grader.cli.common import (
     choices,
     err,
     fail,
+    listed,
     metavar,
     out,
     renamed,
@@ -190,6 +191,7 @@ OrderOpt = Annotated[int, typer.Option(
 PairFormatOpt = Annotated[PairFormat, typer.Option(
     "--format", "-f", metavar=metavar(PAIR_FORMATS),
     callback=renamed("--format", PAIR_FORMAT_ALIASES),
+    autocompletion=listed(PAIR_FORMATS),
     help="block (two blocks of rows), text (two lines) or nt (two \"N T\" lines); 0 for "
          "empty.")]
 PairPrettyOpt = Annotated[bool, typer.Option(

@@ -17,6 +17,7 @@ from grader.cli.common import (
     EXIT_OK,
     choices,
     hierarchy_option,
+    listed,
     metavar,
     out,
     renamed,
@@ -43,6 +44,7 @@ def rules_command(
     output_format: Annotated[RulesFormat, typer.Option(
         "--format", "-f", metavar=metavar(RULES_FORMATS),
         callback=renamed("--format", RULES_FORMAT_ALIASES),
+        autocompletion=listed(RULES_FORMATS),
         help="text (a table) or json (one object per rule).")] = RULES_FORMATS[0],
 ) -> None:
     """List every rule: its level in the hierarchy in use, code, family, the
