@@ -100,3 +100,14 @@ def test_a_notebook_grades_a_thousand_grids_in_one_call(tmp_path) -> None:
     p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                        timeout=600, cwd=ROOT)
     assert p.returncode == 0 and p.stdout.strip() == "1000", p.stderr[-2000:]
+
+
+def test_explain_has_one_name_for_the_level_limit() -> None:
+    """``rules_up_to`` (as ``explain --rules-up-to``); ``max_level`` still works,
+    with a DeprecationWarning (``grade``'s ``max_level`` filters results)."""
+    kept = grader.explain(G, rules_up_to=2)
+    with pytest.warns(DeprecationWarning, match="max_level is deprecated: use rules_up_to"):
+        old = grader.explain(G, max_level=2)
+    assert [s.summary() for s in old] == [s.summary() for s in kept]
+    with pytest.raises(ArgumentError, match="rules_up_to"):
+        grader.explain(G, rules_up_to=0)
