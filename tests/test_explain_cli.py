@@ -130,8 +130,9 @@ def test_hint_levels_technique_where_full():
     where = ("Try single position (hidden single; rule 2.1, level 1): look at column C3: "
              "one value has a single possible cell there.")
     assert r.output.strip() == where
-    r = run(FIG21, "--hint", "vague")  # the old name of 'where'
-    assert r.exit_code == 0 and r.output.strip() == where
+    r = run(FIG21, "--hint", "vague")  # the old name of 'where': accepted, said deprecated
+    assert r.exit_code == 0 and r.stdout.strip() == where
+    assert "--hint vague is deprecated, use --hint where" in r.stderr
     r = run(FIG21, "--hint", "full")
     assert "Step 1 · single position" in r.output
     assert "Look at column C3" in r.output and "(8, 3) <- 4" in r.output

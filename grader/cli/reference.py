@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from collections.abc import Iterator
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -126,7 +127,8 @@ class OptionInfo:
 
 
 def root() -> Any:
-    """The umbrella command (``python -m grader``), with every installed command."""
+    """The umbrella command (``grader``, ``python -m grader``), with every installed
+    command."""
     import typer.main
 
     from grader.cli.main import build_app
@@ -192,7 +194,7 @@ def side_by_side() -> tuple[list[str], list[tuple[str, str, list[bool]]]]:
     """The table of every long option (rows) of every command (columns, the
     umbrella first: its options are those of every console script too, shell
     completion included): ``(commands, [(option, meaning, [used by each])])``."""
-    cmds = {"python -m grader": root(), **commands()}
+    cmds = {"grader": root(), **commands()}
     names = list(cmds)
     used: dict[str, set[str]] = {}
     for path, cmd in cmds.items():
@@ -203,23 +205,88 @@ def side_by_side() -> tuple[list[str], list[tuple[str, str, list[bool]]]]:
     return names, rows
 
 
-def markdown_side_by_side() -> str:
-    """:func:`side_by_side` as a Markdown table."""
+def markdown_side_by_side(link: bool = False) -> str:
+    """:func:`side_by_side` as a Markdown table (``link``: each mark links to
+    the option's heading in its command's page, as the site has them)."""
     names, rows = side_by_side()
     head = "| option | meaning | " + " | ".join(f"`{n}`" for n in names) + " |"
     rule = "|---|---|" + "---|" * len(names)
-    body = [f"| `{opt}` | {meaning} | " + " | ".join("✓" if u else "" for u in marks) + " |"
-            for opt, meaning, marks in rows]
+
+    def mark(command: str, opt: str) -> str:
+        if not link or command not in commands():
+            return "✓"
+        return f"[✓]({command.split()[0]}.md#{anchor(command, opt)})"
+
+    body = [f"| `{opt}` | {meaning} | "
+            + " | ".join(mark(n, opt) if u else "" for n, u in zip(names, marks, strict=True))
+            + " |" for opt, meaning, marks in rows]
     old = [f"| `{path}` | `{name}` | {text} |" for path, name, text in deprecated()]
     return "\n".join([head, rule, *body, "", "Deprecated spellings (they work, say so on "
                       "standard error, and go in 0.3.0):", "", "| command | spelling | "
                       "what it is now |", "|---|---|---|", *old]) + "\n"
 
 
+#: the bracketed notes click puts at the end of a help text
+_NOTES = re.compile(r"\s*\[((?:default|env var|required|x>=|x<=|\d)[^\]]*)\]\s*$")
+
+
+def anchor(path: str, option: str) -> str:
+    """The anchor of an option in the site's page of its command:
+    ``grade-time-limit`` (``pair-generate-order``; an argument: ``grade-args``)."""
+    return "-".join([*path.split(), option.lstrip("-")]).lower()
+
+
+def _split_notes(text: str) -> tuple[str, list[str]]:
+    """A help text without its trailing ``[default: ...]`` notes, and the notes."""
+    notes: list[str] = []
+    while (m := _NOTES.search(text)) is not None:
+        notes.insert(0, m.group(1))
+        text = text[:m.start()]
+    return text.strip(), notes
+
+
+def _argument_markdown(path: str, cmd: Any) -> list[str]:
+    ctx = cmd.make_context(cmd.name or "x", ["--help"], resilient_parsing=True)
+    out: list[str] = []
+    for p in cmd.get_params(ctx):
+        if getattr(p, "param_type_name", "") != "argument" or getattr(p, "hidden", False):
+            continue
+        record = p.get_help_record(ctx) if hasattr(p, "get_help_record") else None
+        shown = record[0] if record else (p.metavar or p.name or "").upper()
+        text, notes = _split_notes(" ".join((record[1] if record else "").split()))
+        out += [f"### `{shown}` {{ #{anchor(path, 'args')} }}", "", _prose(text), ""]
+        out += [f"*{n}*" for n in notes] + ([""] if notes else [])
+    return out
+
+
 def markdown_options(path: str) -> str:
-    """A command's options as a Markdown table (as its help shows them)."""
-    rows = ["| option | what it does |", "|---|---|"]
-    for o in options(commands()[path]):
-        text = o.help.replace("|", "\\|")
-        rows.append(f"| `{o.spelled.replace('|', '¦')}` | {text} |")
-    return "\n".join(rows) + "\n"
+    """A command's arguments and options, one heading (one anchor) each, as
+    its help gives them: the spellings and the value, the help, then its
+    default (no table: a ``|`` in ``text|jsonl|csv`` needs no escape)."""
+    cmd = commands()[path]
+    lines = _argument_markdown(path, cmd)
+    for o in options(cmd):
+        text, notes = _split_notes(o.help)
+        lines += [f"### `{o.long}` {{ #{anchor(path, o.long)} }}", "", f"`{o.spelled}`", "",
+                  _prose(text), ""]
+        if notes:
+            parts = [_unwrap(part) for n in notes for part in n.split("; ")]
+            lines += ["*" + _prose("; ".join(parts)) + "*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _unwrap(note: str) -> str:
+    """``default: (the book's)`` -> ``default: the book's``."""
+    key, sep, value = note.partition(": ")
+    if sep and value.startswith("(") and value.endswith(")"):
+        value = value[1:-1]
+    return f"{key}{sep}{value}"
+
+
+def _prose(text: str) -> str:
+    """Help text as Markdown: its `code` kept, nothing else read as markup."""
+    parts = text.split("`")
+    for i in range(0, len(parts), 2):  # outside the code spans
+        parts[i] = (parts[i].replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
+                    .replace("<", "&lt;"))
+    return "`".join(parts)

@@ -6,12 +6,13 @@ extra (FastAPI, uvicorn, Jinja2), which the command names when it is missing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from grader.cli.common import box_option, check_plugins, fail, hierarchy_option
-from grader.cli.options import BoxOpt, HierarchyOpt, VersionOpt
+from grader.cli.options import BoxOpt, Color, ColorOpt, HierarchyOpt, VersionOpt
 
 ServeGridArg = Annotated[str | None, typer.Argument(
     metavar="[FILE|GRID]", show_default=False,
@@ -49,6 +50,21 @@ ReadTimeoutOpt = Annotated[float, typer.Option(
          "byte; past that the answer is 408 and the connection is closed.")]
 OpenOpt = Annotated[bool, typer.Option(
     "--open", help="Open the page in the web browser.")]
+ServeQuietOpt = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Print the page's URL alone, with no sentence around it.")]
+
+
+def _bare_url(open_browser: bool) -> Callable[[str], None]:
+    """``serve -q``: the URL alone on standard output (for a script to read)."""
+
+    def ready(url: str) -> None:
+        print(url, flush=True)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    return ready
 
 
 def serve_command(
@@ -57,7 +73,8 @@ def serve_command(
     jobs: ServeJobsOpt = 0, time_limit: ServeTimeLimitOpt = 10.0,
     queue_time: QueueTimeOpt = 30.0, idle_timeout: IdleTimeoutOpt = 5.0,
     read_timeout: ReadTimeoutOpt = 10.0, hierarchy: HierarchyOpt = None,
-    open_browser: OpenOpt = False, version: VersionOpt = None,
+    open_browser: OpenOpt = False,
+    quiet: ServeQuietOpt = False, color: ColorOpt = Color.auto, version: VersionOpt = None,
 ) -> None:
     """Explain grids in the browser: enter a grid, step, undo, ask for hints, make
     your own moves.
@@ -87,6 +104,6 @@ def serve_command(
                         queue_time=queue_time, idle_timeout=idle_timeout,
                         read_timeout=read_timeout, hierarchy=h, open_browser=open_browser)
     try:
-        serve(opts)
+        serve(opts, _bare_url(open_browser) if quiet else None)
     except StartupError as e:
         fail(str(e))

@@ -174,7 +174,25 @@ class Technique(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One deduction."""
+    """One deduction: what one technique concludes at one position.
+
+    :func:`grader.explain` returns a grid's steps, in order.  ``step.explain()``
+    tells one in a line, ``step.explain("teach")`` in full sentences;
+    ``step.summary()`` is the one line with its conclusion in the book's
+    notation.
+
+    :ivar rule: the code of the rule that made it (``single-position``)
+    :ivar name: its name in the book (``single position``)
+    :ivar level: its level in the hierarchy (1-14)
+    :ivar family: the family of techniques it belongs to
+    :ivar placements: ``(cell, value)`` pairs it places (cells from 0)
+    :ivar eliminations: ``(cell, value)`` candidates it removes
+    :ivar pattern: the cells, regions and values it highlights (:class:`Pattern`)
+    :ivar branches: a trial's branches (:class:`Branch`), empty otherwise
+    :ivar depth: how deep a trial's trials nest (0 for a pattern)
+    :ivar reference: where the book describes it (``rule 2.1``)
+    :ivar se: its value on Sudoku Explainer's scale, on the pattern path
+    """
 
     rule: str
     name: str

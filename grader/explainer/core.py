@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from grader.core.board import Board
 from grader.core.errors import GraderError
 from grader.core.steps import Step
+from grader.explainer.choices import DEFAULT_PATH
 from grader.explainer.history import History
 from grader.formats import Grid, parse_grid_token
 from grader.strategy.engine import Engine
@@ -41,7 +42,7 @@ class Walkthrough:
     #: ``book`` (the minimal-level strategy) or ``patterns`` (the expert
     #: walk's patterns where the book's rules 1-12 stop, see
     #: :mod:`grader.explainer.patterns`)
-    path: str = "book"
+    path: str = DEFAULT_PATH
     steps: list[Step] = field(default_factory=list)
     _before: list[Board] = field(default_factory=list, repr=False)
     _work: Board | None = field(default=None, repr=False)
@@ -125,7 +126,7 @@ class Walkthrough:
 
 def walkthrough(board: Board, engine: Engine | None = None,
                 givens: frozenset[int] | None = None,
-                max_level: int | None = None, path: str = "book") -> Walkthrough:
+                max_level: int | None = None, path: str = DEFAULT_PATH) -> Walkthrough:
     """A lazy :class:`Walkthrough` of ``board`` (copied) along ``path``."""
     start = board.copy()
     if givens is None:

@@ -15,14 +15,11 @@ from collections.abc import Callable
 
 from grader.core.phrases import FULL_HOUSE
 from grader.core.steps import Step
+from grader.explainer.choices import HINT_ALIASES, HINT_LEVELS
 from grader.explainer.names import beside, shown_level
 
 HintTemplate = Callable[[Step], str]
 
-#: The hint levels, from the least to the most revealing.
-HINT_LEVELS = ("technique", "where", "full")
-#: Old names still accepted, and the level each one means.
-HINT_ALIASES = {"vague": "where"}
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 

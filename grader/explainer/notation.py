@@ -17,10 +17,7 @@ from __future__ import annotations
 
 import re
 
-#: the notations ``--notation`` accepts
-NOTATIONS = ("book", "compact")
-#: the notation players use, every output's default
-DEFAULT = "compact"
+from grader.explainer.choices import NOTATIONS
 
 _CELL = r"\((\d+), (\d+)\)"
 _OP = r"(<-|&lt;-|!=)"

@@ -37,8 +37,6 @@ from grader.strategy.expert.walker import RATED_SIZES, Move, Rater
 from grader.strategy.plugins import pattern_families
 from grader.strategy.propagate import next_step_of
 
-#: The two paths ``explain`` can show.
-PATHS = ("patterns", "book")
 #: The name the family of the walk's trials presents a step of the book's
 #: under, where the walk ends (see :func:`_beyond`).
 NETS = "forcing chains (book)"

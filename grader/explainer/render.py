@@ -16,8 +16,6 @@ from grader.explainer.names import beside, shown_level
 from grader.explainer.notation import cased, shown
 from grader.explainer.textgrid import Drawing
 
-DETAILS = ("short", "teach")
-
 
 def header(number: int, step: Step, total: int | None = None,
            notation: str | None = None) -> Text:

@@ -15,10 +15,16 @@ are the texts the command writes for ``--format json|html|markdown``,
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from grader.core.board import Board
+from grader.explainer.choices import (
+    DEFAULT_GRIDS,
+    DEFAULT_NOTATION,
+    DEFAULT_PATH,
+    EXPLAIN_FORMATS,
+)
 from grader.explainer.core import ExplainError, UsageError, Walkthrough, walkthrough
 from grader.explainer.notation import shown
 from grader.explainer.position import Position, apply_moves, check_position, load_position
@@ -26,16 +32,18 @@ from grader.formats import Record
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import Hierarchy
 
-#: what ``--format`` accepts
-FORMATS = ("text", "json", "html", "markdown")
+#: what ``--format`` accepts (declared in :mod:`grader.explainer.choices`)
+FORMATS = EXPLAIN_FORMATS
 
 
 @dataclass(frozen=True)
 class ExplainOptions:
-    """Everything ``explain`` is asked, typed (the command's options, parsed)."""
+    """Everything ``explain`` is asked, typed (the command's options, parsed);
+    every field but ``grid`` is given by keyword."""
 
     #: a grid, a file of grids, ``-``, or pencil marks
     grid: str
+    _: KW_ONLY
     index: int = 1
     box: tuple[int, int] | None = None
     input_format: str = "auto"
@@ -54,12 +62,12 @@ class ExplainOptions:
     full_trace: bool = False
     output: Path | None = None
     #: ``patterns`` or ``book`` (see :mod:`grader.explainer.patterns`)
-    path: str = "patterns"
+    path: str = DEFAULT_PATH
     #: ``book`` ((2, 7) != 3) or ``compact`` (r2c7<>3), see :mod:`grader.explainer.notation`
-    notation: str = "compact"
+    notation: str = DEFAULT_NOTATION
     #: the steps drawn in full after the step log (text): ``hardest``,
     #: ``expert``, ``all`` or ``none``; ``log``: the step log alone
-    grids: str = "hardest"
+    grids: str = DEFAULT_GRIDS
     log: bool = False
 
     @property

@@ -28,6 +28,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from grader.explainer.choices import HINT_LEVELS
 from grader.web.options import ServeOptions, is_loopback
 from grader.web.paths import DEFAULT_PATH, PATHS
 from grader.web.pool import JobFailed, JobRefused, JobTimeout, PoolBusy, QueueTimeout
@@ -268,6 +269,7 @@ def page_state(request: Request, options: ServeOptions, start: dict[str, Any]) -
                                        "box": q.get("box") or None}
     return {**base, "index": number("index", 1), "moves": q.get("moves", ""),
             "step": number("step", 0), "path": q.get("path", DEFAULT_PATH),
+            "default_path": DEFAULT_PATH, "hints": list(HINT_LEVELS),
             "paths": [{"name": k, "label": p.label, "available": p.available}
                       for k, p in PATHS.items()],
             "max_body": options.max_body, "time_limit": options.time_limit}

@@ -11,11 +11,11 @@ from (the board after ``after`` steps).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from grader.web.paths import DEFAULT_PATH
+from grader.explainer.choices import DEFAULT_PATH, HINT_LEVELS, INPUT_FORMATS
 from grader.web.work import Query
 
 #: The longest grid text a request may hold (a 25x25 candidate string is 15625).
@@ -23,8 +23,12 @@ MAX_GRID = 200_000
 #: The longest moves text (every step of a 25x25 grid written as moves).
 MAX_MOVES = 100_000
 
-InputFormat = Literal["auto", "line", "nt", "block", "csv", "jsonl", "pencil"]
-HintLevel = Literal["technique", "where", "full"]
+if TYPE_CHECKING:
+    InputFormat = str
+    HintLevel = str
+else:  # the choices declared once (grader.explainer.choices), as JSON Schema enums
+    InputFormat = Literal[INPUT_FORMATS]
+    HintLevel = Literal[HINT_LEVELS]
 
 
 class Position(BaseModel):

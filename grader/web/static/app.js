@@ -7,7 +7,7 @@
   const init = JSON.parse($("state").textContent);
   const S = {
     grid: init.grid || "", index: init.index || 1, fmt: init.input_format || "auto",
-    box: init.box || null, path: init.path || "patterns", moves: init.moves || "",
+    box: init.box || null, path: init.path || init.default_path, moves: init.moves || "",
     step: init.step || 0, info: null, frame: null, sel: null, remove: false,
     past: [], future: [], frames: new Map(),
     filter: "", paint: null, colours: new Map(), partial: false,
@@ -71,7 +71,7 @@
     if (S.index !== 1) p.set("index", String(S.index));
     if (S.moves) p.set("moves", S.moves);
     if (S.step) p.set("step", String(S.step));
-    if (S.path !== "patterns") p.set("path", S.path);
+    if (S.path !== init.default_path) p.set("path", S.path);
     history.replaceState(null, "", "?" + p.toString());
   }
   function node(tag, text, cls) {
@@ -507,7 +507,7 @@
     $("last").addEventListener("click", () => act(() => go(S.info.end)));
     $("undo").addEventListener("click", () => act(undo));
     $("redo").addEventListener("click", () => act(redo));
-    for (const level of ["technique", "where", "full"]) {
+    for (const level of init.hints) {  // grader.explainer.choices.HINT_LEVELS
       $("hint-" + level).addEventListener("click", () => act(() => hint(level)));
     }
     $("jump").addEventListener("submit", (e) => {
