@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import re
 
-from grader.explainer.choices import NOTATIONS
+from grader.explainer.choices import DEFAULT_NOTATION, NOTATIONS
+
+#: the notation players use, every output's default
+DEFAULT = DEFAULT_NOTATION
 
 _CELL = r"\((\d+), (\d+)\)"
 _OP = r"(<-|&lt;-|!=)"
