@@ -65,13 +65,13 @@ class Trace:
 
     @property
     def level(self) -> int:
-        return max((s.level for s in self.steps), default=0)
+        return max((s.counted_level for s in self.steps), default=0)
 
     def tally(self) -> Tally:
         """The counts of these steps."""
         t = Tally()
         for s in self.steps:
-            t.add(s.rule, s.level, s.depth)
+            t.add(s.rule, s.counted_level, s.depth)
         t.solved = self.solved
         return t
 
@@ -139,7 +139,8 @@ class Engine:
         self.base: tuple[Rule, ...] = tuple(
             cls(spec, RuleContext(options=dict(self.options), kernel=self.kernel))
             for spec, cls in self._classes if cls.kind != "trial")
-        self._depth_rules: dict[int, tuple[Rule, ...]] = {}
+        self._depth_rules: dict[int | tuple[int, int], tuple[Rule, ...]] = {}
+        self._units_cache: dict[tuple[int, int | None], list[tuple[int, tuple[Rule, ...]]]] = {}
         self._upto_cache: dict[tuple[int, int | None], tuple[Rule, ...]] = {}
         has_trials = any(cls.kind == "trial" for _, cls in self._classes)
         self._max_depth = int(self.options.get("max_depth", 1)) if has_trials else 1
@@ -162,15 +163,27 @@ class Engine:
             plain = tuple(r for r in plain if r.kind == "placement" or r.family in SINGLES)
         return plain + inner
 
-    def rules(self, depth: int = 1) -> tuple[Rule, ...]:
-        """Every rule, by level, with trials at nesting ``depth``."""
-        if depth in self._depth_rules:
-            return self._depth_rules[depth]
+    def rules(self, depth: int = 1, top: int | None = None) -> tuple[Rule, ...]:
+        """Every rule, by level, with trials at nesting ``depth``; with
+        ``top``, only the rules of level at most ``top``, their nested trials
+        too (the rules of levels up to ``top``, nested to ``depth``)."""
+        top = self._top(top)
+        key = depth if top is None else (depth, top)
+        got = self._depth_rules.get(key)
+        if got is not None:
+            return got
+        if top is not None and depth == 1:
+            # trials of depth 1 nest nothing: the same rules, fewer of them
+            result = tuple(r for r in self.rules(1) if r.level <= top)
+            self._depth_rules[key] = result
+            return result
         inner: tuple[Rule, ...] = ()
         if depth > 1:
-            inner = tuple(r for r in self.rules(depth - 1) if r.kind == "trial")
+            inner = tuple(r for r in self.rules(depth - 1, top) if r.kind == "trial")
         built: list[Rule] = []
         for spec, cls in self._classes:
+            if top is not None and spec.level > top:
+                continue
             if cls.kind == "trial":
                 ctx = RuleContext(propagation=self._propagation_for(spec.level, inner),
                                   depth=depth, options=dict(self.options), kernel=self.kernel)
@@ -178,8 +191,39 @@ class Engine:
             else:
                 built.append(next(r for r in self.base if r.code == spec.code))
         result = tuple(built)
-        self._depth_rules[depth] = result
+        self._depth_rules[key] = result
         return result
+
+    def _top(self, top: int | None) -> int | None:
+        """``top`` as :meth:`rules` keys it: None when it leaves out no rule."""
+        return None if top is None or top >= self.hierarchy.max_level else top
+
+    @property
+    def trial_levels(self) -> tuple[int, ...]:
+        """The levels of the trial rules, ascending."""
+        return tuple(sorted({spec.level for spec, cls in self._classes if cls.kind == "trial"}))
+
+    def units(self, depth: int, max_level: int | None = None) -> list[tuple[int, tuple[Rule, ...]]]:
+        """The trial rules nested to ``depth`` in the order the strategy tries
+        them: by the level their proofs may use (``proof_top``), then by
+        level.  The unit of level T holds the trials of levels up to T nested
+        over trials of levels up to T only, whose proofs use level T: at
+        depth 2, the disjunctive construction over disjunctive constructions
+        (13), then the disjunctive construction over both trials and the
+        reductio (14)."""
+        key = (depth, max_level)
+        got = self._units_cache.get(key)
+        if got is None:
+            got = []
+            for top in self.trial_levels:
+                if max_level is not None and top > max_level:
+                    break
+                unit = tuple(r for r in self.rules(depth, top)
+                             if r.kind == "trial" and r.proof_top == top)
+                if unit:
+                    got.append((top, unit))
+            self._units_cache[key] = got
+        return got
 
     def _upto(self, depth: int, max_level: int | None) -> tuple[Rule, ...]:
         key = (depth, max_level)
@@ -194,12 +238,24 @@ class Engine:
         return self._max_depth
 
     # -- the strategy --------------------------------------------------
-    def next_step(self, board: Board, max_level: int | None = None) -> Step | None:
-        """The step the minimal-level strategy applies next, or None when stuck."""
+    def next_step(self, board: Board, max_level: int | None = None,
+                  top: int | None = None) -> Step | None:
+        """The step the minimal-level strategy applies next, or None when stuck.
+
+        ``max_level``: the rules of levels up to it only (the caller's
+        bound).  ``top``: the same bound, set by the strategy itself (the
+        grid's canonical level, see :meth:`level_cap`)."""
+        if top is not None:
+            return self._next_step(board, max_level, top if max_level is None
+                                   else min(max_level, top))
+        return self._next_step(board, max_level, max_level)
+
+    def _next_step(self, board: Board, asked: int | None, max_level: int | None,
+                   ) -> Step | None:
         rules = self._upto(1, max_level)
         step = next_step_of(board, rules)
         if step is not None:
-            if step.depth == 1 and max_level is None:
+            if step.depth == 1 and asked is None:
                 rule = next(r for r in rules if r.code == step.rule)
                 if self._looks_ahead(rule) and self.lookahead.hard(board):
                     better = self.lookahead.best(board, 1, rule)
@@ -214,17 +270,16 @@ class Engine:
             # the one below.
             return None
         for depth in range(2, self.max_depth + 1):
-            for rule in self._upto(depth, max_level):
-                if rule.kind != "trial":
-                    continue
-                if self._looks_ahead(rule):
-                    step = self.lookahead.best(board, depth, rule)
-                    if step is not None:
-                        return self._named(board, step)
-                    continue
-                for step in rule.find(board):
-                    if board.progress(step):
-                        return self._easiest(board, step, self._upto(depth, max_level))
+            for _, unit in self.units(depth, max_level):
+                for rule in unit:
+                    if self._looks_ahead(rule):
+                        step = self.lookahead.best(board, depth, rule)
+                        if step is not None:
+                            return self._named(board, step)
+                        continue
+                    for step in rule.find(board):
+                        if board.progress(step):
+                            return self._easiest(board, step, unit)
         return None
 
     def plain_top(self) -> int | None:
@@ -308,10 +363,13 @@ class Engine:
     def steps(self, board: Board, max_level: int | None = None,
               solution: list[int] | None = None) -> Iterator[Step]:
         """Apply and yield steps until the grid is solved or nothing applies
-        (mutates ``board``)."""
+        (mutates ``board``).  The path is the canonical one: where a lower
+        trial level solves the grid at its depth, the strategy keeps to it
+        (see :meth:`level_cap`)."""
         self.attach_solution(board, solution)
+        top = self.level_cap(board) if max_level is None else None
         while not board.is_solved():
-            step = self.next_step(board, max_level)
+            step = self.next_step(board, max_level, top)
             if step is None:
                 return
             if solution is not None:
@@ -319,11 +377,70 @@ class Engine:
             board.apply(step)
             yield step
 
+    def level_cap(self, board: Board) -> int | None:
+        """The grid's canonical level when the strategy must keep below the
+        highest trial level to reach it, else None.
+
+        The depth D of a grid is the smallest nesting depth at which the
+        whole hierarchy solves it; its level L the smallest level whose
+        rules, trials nested to D, solve it (docs/hierarchy.md).  Both are
+        closures, so they do not depend on any order.  The strategy, trying
+        trials depth by depth and within a depth by the level their proofs
+        use, needs D; at depth 1 its highest level is L, deeper it may take
+        a step of a higher trial level before the lower one finishes the
+        grid at depth D, so it is told L then."""
+        levels = self.trial_levels
+        if len(levels) < 2 or board.is_solved():
+            return None
+        kernel, sol = self.kernel, board.solution
+        work = board.copy()
+        if kernel.closure(work, tuple(r for r in self.rules(1) if r.kind != "trial"), sol):
+            return None
+        start = work.copy()
+        depth = 0
+        for d in range(1, self.max_depth + 1):
+            if kernel.closure(work, self.rules(d), sol):
+                return None
+            if work.is_solved():
+                depth = d
+                break
+        return self.lower_level(start, levels[-1], depth) if depth > 1 else None
+
+    def lower_level(self, start: Board, level: int, depth: int) -> int | None:
+        """The lowest trial level below ``level`` whose rules, nested to
+        ``depth``, solve ``start``; None when none does."""
+        for top in self.trial_levels:
+            if top >= level:
+                break
+            work = start.copy()
+            if not self.kernel.closure(work, self.rules(depth, top), start.solution) \
+                    and work.is_solved():
+                return top
+        return None
+
     def rate(self, board: Board) -> Tally:
         """The strategy's path on ``board`` (mutated), counted, not recorded:
         the plain steps are taken by the kernel (the same steps as one at a
-        time in Python), the trial steps one at a time."""
+        time in Python), the trial steps one at a time.
+
+        The level and depth are the canonical ones (see :meth:`level_cap`):
+        the path is taken first; where it nests trials and reaches a higher
+        trial level than the lowest, the closure of the lower trial levels
+        nested to its depth is tried, and when it solves the grid the path
+        is taken again, kept to that level."""
         self.attach_solution(board)
+        start = board.copy()
+        start.solution = board.solution
+        tally = self._rate(board, None)
+        if tally.solved and tally.depth > 1 and tally.level > self.trial_levels[0]:
+            top = self.lower_level(start, tally.level, tally.depth)
+            if top is not None:
+                board.values[:] = start.values
+                board.cands[:] = start.cands
+                tally = self._rate(board, top)
+        return tally
+
+    def _rate(self, board: Board, top: int | None) -> Tally:
         tally = Tally()
         plain = self._stepped
         code = [(r.code, r.level) for r in plain]
@@ -333,11 +450,11 @@ class Engine:
                 _count(tally, done, code)
                 if board.is_solved():
                     break
-            step = self.next_step(board)
+            step = self.next_step(board, None, top)
             if step is None:
                 break
             board.apply(step)
-            tally.add(step.rule, step.level, step.depth)
+            tally.add(step.rule, step.counted_level, step.depth)
         tally.solved = board.is_solved()
         return tally
 
