@@ -146,6 +146,7 @@ class Engine:
         self._max_depth = int(self.options.get("max_depth", 1)) if has_trials else 1
         if max_depth is not None:
             self._max_depth = min(self._max_depth, max_depth)
+        self._grading: Engine | None = None
         #: the trial that leaves the least to explain (:mod:`grader.strategy.trials.lookahead`)
         self.lookahead = LookAhead(self._probe_engine)
         for rule in self.rules(1):
@@ -417,6 +418,18 @@ class Engine:
                     and work.is_solved():
                 return top
         return None
+
+    def canonical(self, board: Board) -> tuple[int, int]:
+        """The grid's canonical (level, depth) from ``board`` (not mutated),
+        as :meth:`rate` counts them (0, 0 where the rules leave it unsolved)."""
+        if self._grading is None:
+            self._grading = (self if not self.explain and not self.options["record"] else
+                             Engine(self.hierarchy, record=False, kernel=self.kernel,
+                                    max_depth=self.max_depth, explain=False))
+        work = board.copy()
+        work.solution = board.solution
+        tally = self._grading.rate(work)
+        return (tally.level, tally.depth) if tally.solved else (0, 0)
 
     def rate(self, board: Board) -> Tally:
         """The strategy's path on ``board`` (mutated), counted, not recorded:
