@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from grader.core.board import Board
 from grader.core.rule import Rule, RuleContext
@@ -42,7 +43,7 @@ from grader.strategy.expert.families import easiest_hints
 from grader.strategy.expert.hint import Hint
 from grader.strategy.hierarchy import Hierarchy, load_hierarchy
 from grader.strategy.plugins import rule_class
-from grader.strategy.propagate import SINGLES, next_step_of
+from grader.strategy.propagate import SINGLES, next_step_of, plan
 from grader.strategy.trials.chains import Target, holds
 from grader.strategy.trials.lookahead import LookAhead
 
@@ -206,17 +207,21 @@ class Engine:
 
     def units(self, depth: int, max_level: int | None = None) -> list[tuple[int, tuple[Rule, ...]]]:
         """The trial rules nested to ``depth`` in the order the strategy tries
-        them: by the level their proofs may use (``proof_top``), then by
+        them, by the level their proofs may use (``proof_top``), then by
         level.  The unit of level T holds the trials of levels up to T nested
         over trials of levels up to T only, whose proofs use level T: at
         depth 2, the disjunctive construction over disjunctive constructions
         (13), then the disjunctive construction over both trials and the
-        reductio (14)."""
+        reductio (14).  Without ``max_level`` only the last unit (every trial
+        nested over every trial): the grid's level is then the highest trial
+        level, unless :meth:`lower_level` finds a lower one, and the strategy
+        is run again with that level as ``max_level``."""
         key = (depth, max_level)
         got = self._units_cache.get(key)
         if got is None:
             got = []
-            for top in self.trial_levels:
+            levels = self.trial_levels
+            for top in levels if max_level is not None else levels[-1:]:
                 if max_level is not None and top > max_level:
                     break
                 unit = tuple(r for r in self.rules(depth, top)
@@ -252,7 +257,7 @@ class Engine:
         return self._next_step(board, max_level, max_level)
 
     def _next_step(self, board: Board, asked: int | None, max_level: int | None,
-                   ) -> Step | None:
+                   resume: dict[int, int] | None = None) -> Step | None:
         rules = self._upto(1, max_level)
         step = next_step_of(board, rules)
         if step is not None:
@@ -277,6 +282,13 @@ class Engine:
                         step = self.lookahead.best(board, depth, rule)
                         if step is not None:
                             return self._named(board, step)
+                        continue
+                    first_from = getattr(rule, "first_from", None)
+                    if resume is not None and first_from is not None:
+                        got = first_from(board, resume.get(id(rule), 0))
+                        if got is not None:
+                            resume[id(rule)] = got[1]
+                            return got[0]
                         continue
                     for step in rule.find(board):
                         if board.progress(step):
@@ -413,11 +425,71 @@ class Engine:
         for top in self.trial_levels:
             if top >= level:
                 break
+            # depth by depth: each closure starts from the one below (the
+            # closures grow with the depth), much cheaper than at once
             work = start.copy()
-            if not self.kernel.closure(work, self.rules(depth, top), start.solution) \
-                    and work.is_solved():
+            for d in range(1, depth + 1):
+                if self.kernel.closure(work, self.rules(d, top), start.solution) \
+                        or work.is_solved():
+                    break
+            if work.is_solved():
                 return top
         return None
+
+    def plain_weight(self, board: Board) -> float:
+        """The weight of the rules below the trials on ``board`` (not
+        mutated), counted in rounds so that it does not depend on the order
+        of the cells: at each position, the lowest rule that makes progress
+        gives every step it has there, each distinct effect weighing
+        ``2 ** (level - 1)``; all are applied at once, and so on until the
+        grid is solved or no rule moves.  The set of a rule's steps on a
+        position is the same, relabelled, on every isomorph, and so is the
+        next position: the weight is a function of the puzzle (see
+        :func:`grader.strategy.grading.score_of`)."""
+        if not _SINGLE_FINDS:
+            from grader.rules.singles import SingleCandidate, SinglePosition
+
+            _SINGLE_FINDS.update({SinglePosition.family: SinglePosition.find,
+                                  SingleCandidate.family: SingleCandidate.find})
+        work = board.copy()
+        plain = self._stepped
+        weight = 0.0
+        while plain and not work.is_solved():
+            effects: dict[tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]],
+                          Step] = {}
+            rule = None
+            # the singles (which come first, and move most often) without a probe
+            lead = 0
+            while lead < len(plain) and plain[lead].family in SINGLES \
+                    and type(plain[lead]).find is _SINGLE_FINDS[plain[lead].family]:
+                lead += 1
+            for i in _lazy_order(work, plain, lead):
+                rule = plain[i]
+                vals, cands = work.values, work.cands
+                if rule.family in SINGLES and type(rule).find is _SINGLE_FINDS[rule.family]:
+                    for c, v in _singles(work, rule.family == SINGLES[0]):
+                        effects.setdefault((frozenset(((c, v),)), frozenset()), _NO_STEP)
+                    if effects:
+                        break
+                    continue
+                for s in rule.find(work):
+                    key = (frozenset(p for p in s.placements if not vals[p[0]]),
+                           frozenset(e for e in s.eliminations if cands[e[0]] >> (e[1] - 1) & 1))
+                    if key[0] or key[1]:
+                        effects.setdefault(key, s)
+                if effects:
+                    break
+            if not effects or rule is None:
+                break
+            weight += len(effects) * 2.0 ** (rule.level - 1)
+            for (placed, removed), s in effects.items():
+                if s is _NO_STEP:
+                    for c, v in placed:
+                        if not work.values[c]:
+                            work.place(c, v)
+                else:
+                    work.apply(s)
+        return weight
 
     def canonical(self, board: Board) -> tuple[int, int]:
         """The grid's canonical (level, depth) from ``board`` (not mutated),
@@ -457,13 +529,15 @@ class Engine:
         tally = Tally()
         plain = self._stepped
         code = [(r.code, r.level) for r in plain]
+        # where each nested search resumes (see DisjunctiveConstruction.first_from)
+        resume: dict[int, int] | None = {} if not self._chooses() else None
         while not board.is_solved():
             if plain:
                 done = self.kernel.steps(board, plain, 100_000)
                 _count(tally, done, code)
                 if board.is_solved():
                     break
-            step = self.next_step(board, None, top)
+            step = self._next_step(board, None, top, resume)
             if step is None:
                 break
             board.apply(step)
@@ -486,6 +560,44 @@ class Engine:
             trace.depth = max(trace.depth, step.depth)
         trace.solved = work.is_solved()
         return trace
+
+
+def _lazy_order(board: Board, rules: tuple[Rule, ...], lead: int) -> Iterator[int]:
+    """The first ``lead`` rules, then the others in the order of :func:`plan`
+    (asked only when those give nothing)."""
+    yield from range(lead)
+    if lead < len(rules):
+        order, _ = plan(board, rules)
+        yield from (i for i in order if i >= lead)
+
+
+def _singles(board: Board, hidden: bool) -> set[tuple[int, int]]:
+    """Every placement single position (``hidden``) or single candidate gives
+    on ``board``: what the rules' steps place, without building the steps."""
+    vals, cands = board.values, board.cands
+    if not hidden:
+        return {(c, m.bit_length()) for c, m in enumerate(cands)
+                if not vals[c] and m and not m & (m - 1)}
+    out: set[tuple[int, int]] = set()
+    for cells in board.geo.regions:
+        once = twice = 0
+        for c in cells:
+            m = cands[c]
+            twice |= once & m
+            once |= m
+        single = once & ~twice
+        while single:
+            bit = single & -single
+            single ^= bit
+            for c in cells:
+                if cands[c] & bit:
+                    out.add((c, bit.bit_length()))
+                    break
+    return out
+
+
+_NO_STEP: Any = object()
+_SINGLE_FINDS: dict[str, Any] = {}
 
 
 def _count(tally: Tally, done: bytes, code: Sequence[tuple[str, int]]) -> None:

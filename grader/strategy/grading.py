@@ -193,12 +193,19 @@ class Grader:
     def tally(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Tally:
         """The counts of the strategy's path on ``grid``, what a grade needs
         (every step made and checked in debug mode)."""
-        if self.check:
-            return self.trace(grid, solution).tally()
         board = Board.from_values(grid.geo, grid.values)
         if solution is not None:
             board.solution = tuple(solution)  # from the exact solver: unique, consistent
-        return self.engine.rate(board)
+        start = board.copy()
+        if self.check:
+            path = self.trace(grid, solution).tally()
+        else:
+            path = self.engine.rate(board)
+        if path.solved and not path.depth:
+            # below the trials the score weighs rounds, not the path's steps,
+            # whose number depends on the order of the cells
+            path.weight = self.engine.plain_weight(start)
+        return path
 
     def grade_grid(self, grid: Grid, index: int = 1, line: int | None = None) -> GradeResult:
         t0 = time.perf_counter()
