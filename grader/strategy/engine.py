@@ -482,7 +482,7 @@ class Engine:
             if not effects or rule is None:
                 break
             weight += len(effects) * 2.0 ** (rule.level - 1)
-            for (placed, removed), s in effects.items():
+            for (placed, _), s in effects.items():
                 if s is _NO_STEP:
                     for c, v in placed:
                         if not work.values[c]:
