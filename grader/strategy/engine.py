@@ -446,11 +446,6 @@ class Engine:
         position is the same, relabelled, on every isomorph, and so is the
         next position: the weight is a function of the puzzle (see
         :func:`grader.strategy.grading.score_of`)."""
-        if not _SINGLE_FINDS:
-            from grader.rules.singles import SingleCandidate, SinglePosition
-
-            _SINGLE_FINDS.update({SinglePosition.family: SinglePosition.find,
-                                  SingleCandidate.family: SingleCandidate.find})
         work = board.copy()
         plain = self._stepped
         weight = 0.0
@@ -460,13 +455,12 @@ class Engine:
             rule = None
             # the singles (which come first, and move most often) without a probe
             lead = 0
-            while lead < len(plain) and plain[lead].family in SINGLES \
-                    and type(plain[lead]).find is _SINGLE_FINDS[plain[lead].family]:
+            while lead < len(plain) and _builtin_single(plain[lead]):
                 lead += 1
             for i in _lazy_order(work, plain, lead):
                 rule = plain[i]
                 vals, cands = work.values, work.cands
-                if rule.family in SINGLES and type(rule).find is _SINGLE_FINDS[rule.family]:
+                if _builtin_single(rule):
                     for c, v in _singles(work, rule.family == SINGLES[0]):
                         effects.setdefault((frozenset(((c, v),)), frozenset()), _NO_STEP)
                     if effects:
@@ -597,7 +591,17 @@ def _singles(board: Board, hidden: bool) -> set[tuple[int, int]]:
 
 
 _NO_STEP: Any = object()
-_SINGLE_FINDS: dict[str, Any] = {}
+#: the built-in singles, whose placements :func:`_singles` computes
+_SINGLE_FINDS = {"single-position": "SinglePosition.find",
+                 "single-candidate": "SingleCandidate.find"}
+
+
+def _builtin_single(rule: Rule) -> bool:
+    """Whether ``rule`` is one of the built-in singles (not a plugin's rule
+    of that family, whose steps may differ)."""
+    find = type(rule).find
+    return (_SINGLE_FINDS.get(rule.family) == find.__qualname__
+            and find.__module__ == "grader.rules.singles")
 
 
 def _count(tally: Tally, done: bytes, code: Sequence[tuple[str, int]]) -> None:
