@@ -8,7 +8,9 @@ The level and depth are closures (docs/hierarchy.md, "The canonical level"),
 the score below the trials weighs rounds of deductions, not the steps of one
 path, and the score of an expert grid is ``10 L + se``: it can only tell
 isomorphs apart where ``se`` does (Sudoku Explainer's rating of the grid as
-given; none of the grids below).
+given).  One grid of bench-mixed does so today:
+``.6.8.4.3..........3.76.94.273..4..51....6.....51...62..2..8..4.8.......9...3.7...``
+(Nishio 7.9 as given, 7.8 on isomorphs), so its score is 137.9 or 137.8.
 
 By default a deterministic sample: every 4th grid of bench-mixed, every 25th
 of the 375 hardest, the generated level-14 grids; ``--runslow`` takes every
@@ -69,13 +71,21 @@ def generated() -> list[str]:
 
 
 def check(rows: list[list[object]], grader: Grader, copies: int = 1) -> None:
+    """Isomorphs of ``rows`` keep level, depth and score; the score of an
+    expert grid, ``10 L + min(se, 9.99)``, may differ only where ``se``
+    does (Sudoku Explainer's rating of the grid as given)."""
     wrong = []
     for i, row in enumerate(rows):
         for k in range(copies):
             puzzle = isomorph(str(row[0]), 1000 * i + k)
             r = grader.grade_grid(parse_grid_token(puzzle))
             got = (r.level, r.depth, r.score)
-            if got != (row[1], row[3], row[4]):
+            if got == (row[1], row[3], row[4]):
+                continue
+            by_se = (r.se is not None and len(row) > 5 and r.se != row[5]
+                     and got[:2] == (row[1], row[3])
+                     and r.score == round(10 * r.level + min(r.se, 9.99), 2))
+            if not by_se:
                 wrong.append((row[0], puzzle, (row[1], row[3], row[4]), got))
     assert not wrong, f"{len(wrong)} isomorphs rated differently, e.g. {wrong[:2]}"
 
