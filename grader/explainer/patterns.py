@@ -123,6 +123,8 @@ def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
     if step is None:
         raise RuntimeError(f"neither the walk's {hint.family} nor a book trial moves "
                            f"{work.to_string()}")
+    if not step.depth:  # the grid's level is below the trials: the book's rule itself
+        return step
     name = "nested trials" if step.depth > 1 else NETS
     net = families.get(NETS)
     return (net.label(step, name, hint.rating) if net is not None
