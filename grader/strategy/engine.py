@@ -17,16 +17,19 @@ position gives.  An engine that grades takes the first one its rule finds,
 and counts the plain steps in its kernel (:meth:`Engine.rate`): grading
 never pays for explanation work.
 
-The two paths agree on the depth, and on the level of every grid whose
-trials do not nest (the rules are monotonic: the first position where the
-rules of levels 1-13 stop is the same on every path).  Where trials nest,
-the position the trials of depth 1 reach after a nested step depends on the
-nested step taken, and so does whether a reductio (level 14) is needed
-there: the level of such a grid is the level of the path taken (it differs
-between the two paths on 20 of the 375 hardest grids of
-``hodoku-py_HardestDatabase110626.txt``, on none of bench-mixed or of the
-SE-rated sample).  The number of steps and the techniques' counts can differ
-on every grid that needs trials.
+The two paths agree on the level and the depth, which are the grid's
+canonical ones (docs/scoring.md): the depth D is the smallest nesting depth
+at which the hierarchy solves the grid, the level L the smallest level
+whose rules, nested to D, solve it; both are closures, so they depend on
+the puzzle only, not on the cell order or the step taken.  Trials of a
+depth are tried only where those of the depth below are stuck, so the
+deepest step of any path is D; the highest level at depth 1 is L.  Deeper,
+where a path reaches a higher trial level than the lowest, the closure of
+the lower levels nested to D decides (:meth:`Engine.level_cap` before an
+explanation, :meth:`Engine.rate` after a grade's path), and the path is
+kept to that level.  A step counts at the level its proof may use
+(:attr:`~grader.core.steps.Step.counted_level`).  The number of steps and
+the techniques' counts can differ between the paths and between isomorphs.
 """
 
 from __future__ import annotations
