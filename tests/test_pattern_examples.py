@@ -21,6 +21,7 @@ from grader.core.geometry import Geometry
 from grader.core.steps import Step
 from grader.explainer.hints import hint
 from grader.explainer.model import step_model
+from grader.explainer.names import shown_level
 from grader.explainer.patterns import pattern_steps
 from grader.explainer.svg import grid_svg
 from grader.explainer.textgrid import Drawing
@@ -51,10 +52,23 @@ def test_every_family_has_an_example() -> None:
     assert set(EXAMPLES) <= names
 
 
+#: Contradictions from one assumption (reductio, level 14) at positions that
+#: disjunctive constructions solve (level 13): the pattern path shows the
+#: book's trial of that level there, valued as the walk rates the position
+#: (issue 37: explain says the level grade says).
+ABOVE_THE_GRID = ("Dynamic Contradiction Forcing Chains", "Nishio")
+
+
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_the_example_gives_its_step(name: str) -> None:
     want = EXAMPLES[name]
     board, step = example(name)
+    if name in ABOVE_THE_GRID:
+        assert (step.name, step.family, step.se) == ("forcing chains (book)", want["family"],
+                                                     want["se"])
+        assert shown_level(step) == 13 and step.depth == 1
+        check_step(board, step)
+        return
     assert (step.name, step.family, step.se) == (want["name"], want["family"], want["se"])
     assert step.summary() == want["summary"]
     check_step(board, step)

@@ -223,9 +223,21 @@ class Step:
     #: The pattern's value on Sudoku Explainer's scale (a step of the
     #: pattern path, see :mod:`grader.explainer.patterns`); None otherwise.
     se: float | None = None
+    #: The level a trial step counts at when the rules its branches may use
+    #: (its nested trials) go above its own rule's level: a disjunctive
+    #: construction nested over a reductio counts at 14.  0 otherwise (the
+    #: step counts at ``level``).  See :attr:`counted_level`.
+    proof_top: int = 0
     #: The technique (the rule's class) that made the step: its sentences,
     #: hints, support and roles are the step's (a class pickles by name).
     technique: Technique | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def counted_level(self) -> int:
+        """The level the strategy counts the step at: the highest level of
+        the rules its proof may use (its rule's, or its nested trials'), see
+        :attr:`grader.core.rule.Rule.proof_top`."""
+        return self.proof_top if self.proof_top > self.level else self.level
 
     # -- text ----------------------------------------------------------
     def effects_text(self) -> str:

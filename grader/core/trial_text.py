@@ -53,8 +53,9 @@ PATTERN_PATH = "explain --path patterns"
 def proof_level(step: Step) -> int:
     """The highest level a step's proof uses: its rule's level, or a higher
     one a sub-step of its chains (or of its full trace, without chains)
-    has, nested trials included."""
-    level = step.level
+    has, nested trials included; at least the level the strategy counts
+    it at (:attr:`~grader.core.steps.Step.counted_level`)."""
+    level = step.counted_level
     for b in step.branches:
         subs = [k.step for k in b.chain.links] if b.chain is not None else list(b.steps)
         for sub in subs:

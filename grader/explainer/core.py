@@ -10,6 +10,7 @@ from grader.core.errors import GraderError
 from grader.core.steps import Step
 from grader.explainer.choices import DEFAULT_PATH
 from grader.explainer.history import History
+from grader.explainer.names import shown_level
 from grader.formats import Grid, parse_grid_token
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import Hierarchy
@@ -106,12 +107,21 @@ class Walkthrough:
         return self.final().is_solved()
 
     def level(self) -> int:
+        """The highest level the steps show (see
+        :func:`grader.explainer.names.shown_level`): on the book path, the
+        grid's canonical level, the one ``grade`` gives."""
         self.ensure()
-        return max((s.level for s in self.steps), default=0)
+        return max((shown_level(s) for s in self.steps), default=0)
 
     def depth(self) -> int:
+        """The deepest nesting of the steps; a pattern (on the pattern path)
+        is a trial in disguise, of depth 1: the grid's canonical depth, the
+        one ``grade`` gives."""
         self.ensure()
-        return max((s.depth for s in self.steps), default=0)
+        levels = self.engine.trial_levels
+        first = levels[0] if levels else None
+        return max((s.depth or (1 if first is not None and shown_level(s) >= first else 0)
+                    for s in self.steps), default=0)
 
     def __iter__(self) -> Iterator[tuple[int, Board, Step]]:
         """``(number, board before, step)``, numbers from 1."""

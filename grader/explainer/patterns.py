@@ -31,6 +31,7 @@ from typing import Any
 
 from grader.core.board import Board
 from grader.core.steps import Arc, Step
+from grader.explainer.names import shown_level
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
 from grader.strategy.expert.walker import RATED_SIZES, Move, Rater
@@ -53,6 +54,8 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
         yield from engine.steps(work, max_level)
         return
     engine.attach_solution(work)
+    # the grid's canonical level: no step shows more (see _hints)
+    top = engine.canonical(work)[0] or None
     rater = Rater(engine)
     plain = tuple(sorted(rater.plain, key=lambda r: r.level))
     families = pattern_families()
@@ -68,7 +71,7 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
         if not rated and move is not None and _chains(move, families):
             move = None  # past the walk's end, the book's trials prove more per line
         if move is None or not move.hints:  # the walk ends here
-            step = _book_trial(work, engine, move if rated else None, families)
+            step = _book_trial(work, engine, move if rated else None, families, top)
             if step is None:
                 return
             rated = False
@@ -77,7 +80,7 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
             continue
         rating = max(rating, move.rating) if rated else rating
         before = work.copy()
-        for step in _hints(work, move.hints, families, engine):
+        for step in _hints(work, move.hints, families, engine, top):
             yield step if rated else replace(step, se=None)
         # a useful hint always moves: a walk that would loop is a bug
         if work.cands == before.cands and work.values == before.values:
@@ -92,12 +95,13 @@ def _chains(move: Move, families: Mapping[str, Any]) -> bool:
 
 
 def _book_trial(work: Board, engine: Engine, move: Move | None,
-                families: Mapping[str, Any]) -> Step | None:
+                families: Mapping[str, Any], top: int | None = None) -> Step | None:
     """The book's trial where the walk ends (rated by a bound: the first
     chaining level the default setting does not search; ``move``), named
     and valued as the walk rates the position; or, after the walk's end, where
-    nothing it searches moves, the book's trial as it is (not rated)."""
-    step = engine.next_step(work)
+    nothing it searches moves, the book's trial as it is (not rated); the
+    book's trials keep to the grid's level ``top``."""
+    step = engine.next_step(work, None, top)
     if step is None or move is None:
         return step
     net = families.get(NETS)
@@ -106,15 +110,19 @@ def _book_trial(work: Board, engine: Engine, move: Move | None,
 
 
 def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
-                   engine: Engine) -> Step:
+                   engine: Engine, top: int | None = None) -> Step:
     """The book's trial at a position whose forcing chain the pattern family
     cannot rebuild within its depth: named as what it shows ("forcing chains
     (book)", "nested trials" when its branches use trials), valued as the
-    walk rates the position."""
-    step = engine.next_step(work)
+    walk rates the position.  Also where the family's proof would use a
+    level above the grid's (``top``): the book's trial of the grid's level
+    then (a reductio where disjunctive constructions solve the grid)."""
+    step = engine.next_step(work, None, top)
     if step is None:
         raise RuntimeError(f"neither the walk's {hint.family} nor a book trial moves "
                            f"{work.to_string()}")
+    if not step.depth:  # the grid's level is below the trials: the book's rule itself
+        return step
     name = "nested trials" if step.depth > 1 else NETS
     net = families.get(NETS)
     return (net.label(step, name, hint.rating) if net is not None
@@ -122,7 +130,7 @@ def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
 
 
 def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, Any],
-           engine: Engine) -> Iterator[Step]:
+           engine: Engine, top: int | None = None) -> Iterator[Step]:
     """The hints of a move as steps of their families, each applied in turn
     with what it still proves.  The walk found them all on one position; the
     next shown is the first whose pattern is still whole on the board the
@@ -139,6 +147,11 @@ def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, Any],
         else:
             return
         first = False
+        if top is not None and shown_level(step) > top:
+            # the family's proof goes above the grid's level (a reductio
+            # where disjunctive constructions solve the grid): the book's
+            # trial of the grid's level instead, valued as the walk rates it
+            step = _book_fallback(work, hint, families, engine, top)
         if step.placements or step.eliminations:
             work.apply(step)
             yield step
