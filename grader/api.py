@@ -58,7 +58,7 @@ from grader.strategy.grading import GradeResult
 
 #: the choices of ``se`` (``grade --se``), ``path`` (``explain --path``) and
 #: ``notation`` (``explain --notation``)
-SE_DEPTHS = ("fast", "full")
+SE_DEPTHS = ("off", "fast", "full")
 PATHS = ("patterns", "book")
 NOTATIONS = ("book", "compact")
 
@@ -116,15 +116,17 @@ def grade(grid: str | Grid, *, hierarchy: HierarchyArg = None,
 
     The keywords are ``grade``'s options (``check_engine``: ``--check-engine``,
     the exact solver that gives the verdict; ``se``: ``--se``, how deep the
-    estimate searches Sudoku Explainer's nested chains, "fast" or "full").
+    estimate searches Sudoku Explainer's nested chains, "fast" or "full", or
+    "off": no estimate, levels and score only).  The grader is built once per
+    thread and configuration, and reused by the next call.
     Raises ``MalformedGrid`` when ``grid`` is not a grid; every other verdict
     (``no-solution``, ``multiple-solutions``, ...) is in the result."""
-    from grader.bulk.task import GradeConfig, make_grader
+    from grader.bulk.task import GradeConfig, shared_grader
 
     g = read_grid(grid, box, input_format)
     cfg = GradeConfig(hierarchy=hierarchy_of(hierarchy, propagation), check=check,
                       engine=check_engine, se=check_choice("se", se, SE_DEPTHS))
-    return make_grader(cfg).grade_grid(g)
+    return shared_grader(cfg).grade_grid(g)
 
 
 def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str = "auto",

@@ -24,13 +24,10 @@ from rich.markup import escape
 
 from grader.bulk.capacity import plan_jobs
 from grader.bulk.codec import extra_columns, to_model
-from grader.bulk.dask import ClusterLost
 from grader.bulk.options import GradeOptions, GradeUsageError, check, normalized
-from grader.bulk.output import OutputFile
 from grader.bulk.pipeline import Entry, RunStats, run
-from grader.bulk.pool import InlinePool, Pool, WorkerFailed
+from grader.bulk.pool import ClusterLost, InlinePool, Pool, WorkerFailed
 from grader.bulk.progress import Progress
-from grader.bulk.report import plot_summary, render_summary
 from grader.bulk.resume import ResumeError
 from grader.bulk.select import DUPLICATE, KEEP, Selection, TopN, sort_output_file
 from grader.bulk.sinks import ResultWriter, TableSink, data_stream
@@ -112,6 +109,8 @@ class _Run:
         opts = self.opts
         fields: list[str] | None = None
         if opts.output is not None:
+            from grader.bulk.output import OutputFile
+
             self.output = OutputFile(opts, self.h, self.head)
             fields = self.output.fields
             self._repairs()
@@ -252,6 +251,8 @@ class _Run:
         self._summary(stats, pool.jobs)
         if opts.plot is not None:
             try:
+                from grader.bulk.report import plot_summary
+
                 plot_summary(self.summary, opts.plot)
             except OSError as e:
                 raise GradeUsageError(f"--plot {opts.plot}: cannot write: {e.strerror or e}") \
@@ -273,6 +274,8 @@ class _Run:
                 want = self.summary.total > 1
         if want:
             console = self.err if opts.stdout_is_data else self.out
+            from grader.bulk.report import render_summary
+
             console.print(render_summary(self.summary, stats, jobs))
             if stats.interrupted and opts.output is not None:
                 console.print(f"[yellow]interrupted: rerun with --resume to continue "

@@ -60,7 +60,7 @@ class GradeOptions:
     keep_columns: bool = False
     dask: str | None = None
     quiet: bool = False
-    se: str = "fast"  # --se: how deep the estimate searches nested chains
+    se: str = "fast"  # --se: how deep the estimate searches nested chains (off: none)
 
     @property
     def njobs(self) -> int:
@@ -117,8 +117,8 @@ def check(opts: GradeOptions) -> tuple[tuple[int, int] | None, Where | None]:
                          f"{', '.join(OUTPUT_FORMATS)}")
     if opts.quiet and opts.progress:
         raise GradeUsageError("--quiet and --progress contradict each other")
-    if opts.se not in ("fast", "full"):
-        raise GradeUsageError(f"--se {opts.se!r}: choose from fast, full")
+    if opts.se not in ("off", "fast", "full"):
+        raise GradeUsageError(f"--se {opts.se!r}: choose from off, fast, full")
     _check_output(opts)
     if opts.sort is not None and opts.sort not in SORT_KEYS:
         raise GradeUsageError(f"--sort {opts.sort!r}: choose from {', '.join(SORT_KEYS)}")
