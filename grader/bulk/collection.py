@@ -117,8 +117,12 @@ class _Run:
         try:
             self._sinks()
             cfg = self._config(fields)
-            pool = self._pool(cfg)
-            stats = self._run(pool)
+            sources = self._ranged(cfg)
+            if sources is not None:
+                stats, pool = self._run_ranges(cfg, sources)
+            else:
+                pool = self._pool(cfg)
+                stats = self._run(pool)
         finally:
             if self.output is not None:
                 self.output.close()
@@ -196,6 +200,117 @@ class _Run:
             raise GradeUsageError(f"{e}{more}", EXIT_NOT_OK) from None
         finally:
             bar.stop()
+
+    def _ranged(self, cfg: GradeConfig) -> list[tuple[str, bool]] | None:
+        """The inputs as (file, "N T" only) when the workers read their own byte
+        ranges and write their own parts (:mod:`grader.bulk.ranges`): files of
+        one grid per line, several worker processes, JSON Lines or CSV lines
+        encoded by the workers, no timeout, and nothing the parent decides
+        grid by grid in input order (--dedupe, --strict, sorting in memory);
+        else None (``SUDOKU_GRADER_RANGES=0`` turns them off)."""
+        import os
+
+        opts = self.opts
+        if (opts.dask is not None or self.jobs < 2 or self.head.small
+                or opts.time_limit is not None or opts.strict or opts.dedupe
+                or opts.keep_columns or cfg.encode is None or self.sorter is not None
+                or not isinstance(self.sink, ResultWriter)
+                or os.environ.get("SUDOKU_GRADER_RANGES", "1") == "0"):
+            return None
+        cursor = self.output.cursor if self.output is not None else None
+        if cursor is not None and cursor.retried:
+            return None
+        try:
+            if not hasattr(self.sink.stream, "fileno"):
+                return None
+            self.sink.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            return None
+        from grader.formats.sources import line_format
+
+        sources: list[tuple[str, bool]] = []
+        for src in opts.inputs:
+            try:
+                how = line_format(src, opts.input_format, opts.column)
+            except (OSError, InputError):
+                return None
+            if how is None:
+                return None
+            sources.append((src, how == "nt"))
+        return sources
+
+    def _run_ranges(self, cfg: GradeConfig,
+                    sources: list[tuple[str, bool]]) -> tuple[RunStats, Any]:
+        """The run in byte ranges (see :mod:`grader.bulk.ranges`)."""
+        import time
+
+        from grader.bulk.ranges import Planner, RangeJob, RangeRun, part_dir, remove_parts
+
+        opts = self.opts
+        sink = self.sink
+        assert isinstance(sink, ResultWriter)
+        if self.jobs_note is not None and not opts.quiet and self.jobs < opts.njobs:
+            self.err.print(f"note: {self.jobs_note}", markup=False, highlight=False)
+        if not opts.quiet:
+            _warn_pure_python(self.err)
+        show = opts.progress if opts.progress is not None else (self.err.is_terminal
+                                                                and not opts.quiet)
+        bar = Progress(list(opts.inputs), bool(show), self.err)
+        stats = RunStats()
+        t0 = time.perf_counter()
+        cursor = self.output.cursor if self.output is not None else None
+        parts = part_dir()
+
+        def header() -> None:
+            if sink.header:
+                sink.header = False
+                sink.stream.write(sink.encoder.header(None))
+                sink.stream.flush()
+
+        try:
+            after = 0
+            if cursor is not None:  # the grids in the output are handed back here
+                after = cursor.last
+                for rec in self.head:
+                    if rec.index > after:
+                        break
+                    stats.read += 1
+                    done, row = cursor.skip(rec)
+                    if done and row is not None:
+                        stats.resumed += 1
+                        e = Entry(rec.index, rec.line, rec.source, rec.extra, row)
+                        self.emit(e, True)
+                        bar(e)
+            sink.flush()
+            job = RangeJob(cfg, self._box(), opts.where, opts.min_level, opts.max_level)
+            planner = Planner(sources, parts, self.jobs, after)
+            try:
+                run = RangeRun(job, planner, self.jobs, sink.stream, header, self.summary, bar,
+                               stats)
+            except (OSError, RuntimeError, ValueError) as e:
+                raise GradeUsageError(f"cannot start the workers: {e}") from None
+            run.run()
+            sink.flush()
+            self.bad = self.bad or run.bad
+            stats.read = max(stats.read, planner.total)
+            stats.seconds = time.perf_counter() - t0
+            if run.where_error is not None:
+                raise GradeUsageError(f"--where: {run.where_error}")
+            if planner.error is not None and not stats.interrupted:
+                raise GradeUsageError(str(planner.error))
+            if cursor is not None and not stats.interrupted:
+                cursor.finish(stats.read)
+            return stats, run.pool
+        except (InputError, ResumeError, WorkerFailed) as e:
+            raise GradeUsageError(str(e)) from None
+        finally:
+            bar.stop()
+            remove_parts(parts)
+
+    def _box(self) -> tuple[int, int] | None:
+        from grader.core.geometry import parse_box
+
+        return parse_box(self.opts.box) if self.opts.box is not None else None
 
     def emit(self, e: Entry, resumed: bool) -> None:
         """A result, in input order: counted, selected, sent to its sink."""
