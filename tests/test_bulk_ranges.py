@@ -143,3 +143,14 @@ def test_a_dead_workers_range_goes_on_after_its_last_grid(tmp_path: Path) -> Non
     assert again.summary.total == whole.summary.total
     assert read_side(rt.side)[1:3] == (len(redo), rt.hi)
     os.unlink(rt.part)
+
+
+def test_se_off_on_the_command_line(tmp_path: Path) -> None:
+    src = first_grids(PUZZLES / "bench-mixed.txt", 12, tmp_path / "m.txt")
+    fast = _run(str(src), "-f", "jsonl", "-j", "2")
+    off = _run(str(src), "-f", "jsonl", "-j", "2", "--se", "off")
+    assert [r["level"] for r in off] == [r["level"] for r in fast]
+    assert all(r["se"] is None and r["se_pattern"] is None for r in off)
+    assert any(r["se"] is not None for r in fast)
+    p = grade(str(src), "--se", "deep")
+    assert p.returncode == 2 and "off, fast, full" in p.stderr
