@@ -42,7 +42,7 @@ def _awkward(path: Path) -> Path:
 def _fields(rec: object) -> tuple:
     return tuple(getattr(rec, k) for k in ("index", "line", "source", "text", "error",
                                            "format", "extra")) + (
-        getattr(rec, "grid").values if getattr(rec, "grid") is not None else None,)
+        rec.grid.values if rec.grid is not None else None,)
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 5])

@@ -156,7 +156,10 @@ def read_side(path: str) -> tuple[int, int, int, int] | None:
             raw = fh.read(SIDE.size)
     except OSError:
         return None
-    return SIDE.unpack(raw) if len(raw) == SIDE.size else None  # type: ignore[return-value]
+    if len(raw) != SIDE.size:
+        return None
+    started, nbytes, index, line = SIDE.unpack(raw)
+    return started, nbytes, index, line
 
 
 # --------------------------------------------------------------------------- the worker

@@ -73,10 +73,12 @@ class Summary:
         self.resumed += other.resumed
         self.selected += other.selected
         self.duplicates += other.duplicates
-        for mine, theirs in ((self.verdicts, other.verdicts), (self.ratings, other.ratings),
-                             (self.levels, other.levels), (self.depths, other.depths),
-                             (self.techniques, other.techniques), (self.steps, other.steps)):
-            mine.update(theirs)  # type: ignore[attr-defined]
+        self.verdicts.update(other.verdicts)
+        self.ratings.update(other.ratings)
+        self.levels.update(other.levels)
+        self.depths.update(other.depths)
+        self.techniques.update(other.techniques)
+        self.steps.update(other.steps)
         self.bad.extend(other.bad[:max(0, self.bad_kept - len(self.bad))])
         self.bad_count += other.bad_count
         self.graded_seconds += other.graded_seconds
