@@ -241,26 +241,26 @@ print(len(grids) / (time.process_time() - t))
 
 
 def api_loop(old: Build, new: Build, find: Find, core: int | None) -> None:
-    s17 = find("hodoku-py_sudoku17.sdm")
-    if s17 is None:
-        print("\nAPI: hodoku-py_sudoku17.sdm not found, skipped")
-        return
-    print("\nAPI: grader.grade(grid) in a loop, the first 2,000 grids of sudoku17, grids per "
-          "CPU second (the best of 3)")
-    print(f"{'se':<30} {old.label:>10} {new.label:>10}")
-    for se in ("default", "off"):
-        row = []
-        for b in (old, new):
-            best = 0.0
-            for _ in range(3):
-                p = subprocess.run([str(b.bin / "python"), "-c", API_LOOP, str(s17), se],
-                                   capture_output=True, text=True, preexec_fn=pin(core),
-                                   check=False)
-                if p.returncode != 0:
-                    break
-                best = max(best, float(p.stdout.strip()))
-            row.append(f"{best:10.0f}" if best else f"{'-':>10}")
-        print(f"{se:<30} {row[0]} {row[1]}", flush=True)
+    files = [(name, path) for name, path in (
+        ("se-easy-500", find("se-easy-500.txt") or ROOT / "puzzles" / "se-easy-500.txt"),
+        ("sudoku17, first 2,000", find("hodoku-py_sudoku17.sdm"))) if path is not None]
+    print("\nAPI: grader.grade(grid) in a loop (at most 2,000 grids), grids per CPU second "
+          "(the best of 3; '-': the version has no such option)")
+    print(f"{'grids, se':<30} {old.label:>10} {new.label:>10}")
+    for name, path in files:
+        for se in ("default", "off"):
+            row = []
+            for b in (old, new):
+                best = 0.0
+                for _ in range(3):
+                    p = subprocess.run([str(b.bin / "python"), "-c", API_LOOP, str(path), se],
+                                       capture_output=True, text=True, preexec_fn=pin(core),
+                                       check=False)
+                    if p.returncode != 0:
+                        break
+                    best = max(best, float(p.stdout.strip()))
+                row.append(f"{best:10.0f}" if best else f"{'-':>10}")
+            print(f"{name + ', ' + se:<30} {row[0]} {row[1]}", flush=True)
 
 
 def tree_rss(pid: int) -> int:

@@ -53,13 +53,23 @@ from grader.api_args import (
 from grader.api_make import PairPuzzle, PairSolution, generate, pair_generate, pair_solve
 from grader.core.board import Board
 from grader.core.errors import ArgumentError, GridTypeError
-from grader.formats import FORMATS, Grid, InputError, MalformedGrid, Record, iter_text
+from grader.formats import (
+    FORMATS,
+    Grid,
+    InputError,
+    MalformedGrid,
+    Record,
+    iter_text,
+    parse_line,
+)
 from grader.strategy.grading import GradeResult
 
 #: the choices of ``se`` (``grade --se``), ``path`` (``explain --path``) and
 #: ``notation`` (``explain --notation``)
 SE_DEPTHS = ("off", "fast", "full")
 PATHS = ("patterns", "book")
+#: the symbols of a 9x9 grid on one line (``read_grid`` reads it without detecting a format)
+_NINE = "0123456789."
 NOTATIONS = ("book", "compact")
 
 __all__ = ["PairPuzzle", "PairSolution", "SolveReport", "explain", "explanation", "generate",
@@ -98,6 +108,12 @@ def read_grid(grid: str | Grid, box: tuple[int, int] | str | None = None,
     _check_type(grid, "read_grid", (str, Grid))
     if isinstance(grid, Grid):
         return grid
+    if box is None and input_format == "auto":  # the usual 81 symbols: read as a line
+        s = grid.strip()
+        if len(s) == 81 and not s.strip(_NINE):
+            tok, g, _, _ = parse_line(s, None)
+            if g is not None and tok == s:
+                return g
     rec = _one_record(grid, box_of(box), input_format)
     if rec.grid is None:
         raise MalformedGrid(rec.error or "not a grid")
