@@ -154,3 +154,13 @@ def test_se_off_on_the_command_line(tmp_path: Path) -> None:
     assert any(r["se"] is not None for r in fast)
     p = grade(str(src), "--se", "deep")
     assert p.returncode == 2 and "off, fast, full" in p.stderr
+
+
+def test_dask_local_runs_the_same_ranges(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    a = _awkward(tmp_path / "a.txt")
+    one = _run(str(a), "-f", "jsonl", "-j", "1")
+    out = tmp_path / "d.jsonl"
+    p = grade(str(a), "--dask", "local", "-j", "2", "-o", str(out), "-q")
+    assert p.returncode in (0, 1), p.stderr
+    assert without_seconds(jsonl(out.read_text())) == one

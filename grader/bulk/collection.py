@@ -211,7 +211,7 @@ class _Run:
         import os
 
         opts = self.opts
-        if (opts.dask is not None or self.jobs < 2 or self.head.small
+        if ((opts.dask is not None and opts.dask != "local") or self.jobs < 2 or self.head.small
                 or opts.time_limit is not None or opts.strict or opts.dedupe
                 or opts.keep_columns or cfg.encode is None or self.sorter is not None
                 or not isinstance(self.sink, ResultWriter)
@@ -286,7 +286,7 @@ class _Run:
             planner = Planner(sources, parts, self.jobs, after)
             try:
                 run = RangeRun(job, planner, self.jobs, sink.stream, header, self.summary, bar,
-                               stats)
+                               stats, opts.dask)
             except (OSError, RuntimeError, ValueError) as e:
                 raise GradeUsageError(f"cannot start the workers: {e}") from None
             run.run()
@@ -303,6 +303,9 @@ class _Run:
             return stats, run.pool
         except (InputError, ResumeError, WorkerFailed) as e:
             raise GradeUsageError(str(e)) from None
+        except ClusterLost as e:  # stopped mid-way (exit 1): what was written is kept
+            more = f": rerun with --resume to continue {opts.output}" if opts.output else ""
+            raise GradeUsageError(f"{e}{more}", EXIT_NOT_OK) from None
         finally:
             bar.stop()
             remove_parts(parts)

@@ -398,7 +398,7 @@ class RangeRun:
 
     def __init__(self, job: RangeJob, planner: Planner, jobs: int, stream: Any,
                  header: Callable[[], None], summary: Summary,
-                 progress: Any, stats: RunStats) -> None:
+                 progress: Any, stats: RunStats, dask: str | None = None) -> None:
         self.job = job
         self.planner = planner
         self.stream = stream
@@ -408,7 +408,7 @@ class RangeRun:
         self.stats = stats
         self.bad = False
         self.where_error: str | None = None
-        self.pool = _RangePool(job, jobs)
+        self.pool: Any = _RangePool(job, jobs) if dask is None else DaskRanges(job, dask, jobs)
         self.slots: deque[_Slot] = deque()
         self.by_key: dict[int, _Slot] = {}
         self.joiner = Joiner(stream.fileno())
@@ -570,6 +570,98 @@ class _RangePool(ProcessPool):
 
     def _measured(self, grids: int, seconds: float) -> None:
         self.chunk = 1  # a range is a task: each one goes out alone
+
+
+#: This Dask worker's range workers, by run (a worker of ``--dask local``).
+_DASK_WORKERS: dict[str, RangeWorker] = {}
+
+
+def grade_range(name: str, job: RangeJob, rt: RangeTask) -> RangeDone:
+    """A range graded on a Dask worker (of this machine: it reads the input and
+    writes the part where the command put it)."""
+    worker = _DASK_WORKERS.get(name)
+    if worker is None:
+        worker = _DASK_WORKERS[name] = RangeWorker(job)
+    return worker.answer(rt)
+
+
+class DaskRanges:
+    """The ranges as tasks of ``--dask local``'s cluster (its workers share
+    this machine's files): the pool protocol of :class:`_RangePool`.  A range
+    whose worker died is given to another by the scheduler (the side file says
+    where to go on); one whose workers keep dying is answered
+    :class:`RangeFailed` (its grid pinned as with processes)."""
+
+    replaced = 0
+
+    def __init__(self, job: RangeJob, address: str, jobs: int) -> None:
+        from grader.bulk.dask import DaskPool
+
+        self.job = job
+        self.dask = DaskPool(job.cfg, address, jobs=jobs)
+        self.jobs = self.dask.jobs
+        self.futures: dict[Any, RangeTask] = {}
+        self.stopping = False
+
+    def free(self) -> int:
+        return DEPTH * self.jobs + 1 - len(self.futures)
+
+    def outstanding(self) -> int:
+        return len(self.futures)
+
+    def submit(self, rt: RangeTask) -> None:
+        fut = self.dask.client.submit(grade_range, self.dask.name, self.job, rt, pure=False)
+        self.futures[fut] = rt
+
+    def interrupt(self) -> None:
+        self.stopping = True
+
+    def wait(self, block: bool = True, timeout: float | None = None) -> list[Any]:
+        from distributed import wait
+
+        if not self.futures:
+            return []
+        done = [f for f in self.futures if f.done()]
+        if block and not done:
+            with contextlib.suppress(Exception):
+                wait(list(self.futures), timeout=timeout if timeout is not None else 1.0,
+                     return_when="FIRST_COMPLETED")
+            done = [f for f in self.futures if f.done()]
+            if not done and self.dask.client.status not in ("running", "newly-created"):
+                raise self.dask._gone()
+        out: list[Any] = []
+        for fut in done:
+            rt = self.futures.pop(fut)
+            if fut.status == "finished":
+                try:
+                    out.append(fut.result())
+                    continue
+                except Exception:  # noqa: BLE001 - looked at below
+                    pass
+            if self.stopping:
+                continue
+            from distributed.scheduler import KilledWorker
+
+            exc = None
+            with contextlib.suppress(Exception):
+                exc = fut.exception()
+            if isinstance(exc, KilledWorker):
+                out.append(RangeFailed(rt, "the Dask workers died on this grid", 0.0))
+            else:
+                from grader.bulk.pool import ClusterLost
+
+                raise ClusterLost(f"a Dask task failed: {type(exc).__name__}: {exc}"
+                                  if exc is not None else
+                                  f"lost the connection to the Dask scheduler at "
+                                  f"{self.dask.address}")
+        return out
+
+    def close(self, kill: bool = False) -> None:
+        futures, self.futures = list(self.futures), {}
+        with contextlib.suppress(Exception):
+            if futures and self.dask.client.status == "running":
+                self.dask.client.cancel(futures)
+        self.dask.close(kill)
 
 
 def part_dir() -> str:
