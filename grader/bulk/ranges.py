@@ -26,6 +26,9 @@ rest of the range is graded.
 
 ``--resume``: the grids already in the output are handed back by the parent
 as before (read and checked against the input); ranges start after them.
+
+``--dask local`` runs the same ranges as Dask tasks (:class:`DaskRanges`,
+:func:`grade_range`): its workers share this machine's files.
 """
 
 from __future__ import annotations
