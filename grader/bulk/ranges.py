@@ -69,8 +69,10 @@ FIRST_RANGE = 4
 MAX_RANGE = 8192
 #: Ranges queued per worker.
 DEPTH = 2
-#: How long the parent waits for a worker before it looks at the head range.
+#: How long the parent waits for a worker before it looks at the head range
+#: (on a Dask cluster: each wait costs the client a round of its event loop).
 POLL_SECONDS = 0.1
+DASK_POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -627,7 +629,7 @@ class DaskRanges:
         done = [f for f in self.futures if f.done()]
         if block and not done:
             with contextlib.suppress(Exception):
-                wait(list(self.futures), timeout=timeout if timeout is not None else 1.0,
+                wait(list(self.futures), timeout=max(DASK_POLL_SECONDS, timeout or 0.0),
                      return_when="FIRST_COMPLETED")
             done = [f for f in self.futures if f.done()]
             if not done and self.dask.client.status not in ("running", "newly-created"):
