@@ -85,8 +85,9 @@ def main() -> None:
     print(machine())
     geo = geometry_for_size(9)
     check = Generator(Settings())
-    print(f"{'band':>8} {'jobs':>4} {'grids':>5} {'/min':>7} {'/CPU min':>8} "
-          f"{'givens':>10} {'minimal':>7} {'central':>7}" + ("  serate in band" if a.serate else ""))
+    head = (f"{'band':>8} {'jobs':>4} {'grids':>5} {'/min':>7} {'/CPU min':>8} "
+            f"{'givens':>10} {'minimal':>7} {'central':>7}")
+    print(head + ("  serate in band" if a.serate else ""))
     for band in a.bands.split(","):
         lo, hi = band_of(band)
         for jobs in (int(j) for j in a.jobs.split(",")):
@@ -100,9 +101,9 @@ def main() -> None:
             values = [[0 if ch == "." else int(ch) for ch in g.puzzle] for g in made]
             minimal = sum(check.is_minimal(v) for v in values)
             central = sum(is_symmetric(geo, v, "central") for v in values)
+            spread = f"{givens[0]}/{statistics.median(givens):g}/{givens[-1]}" if n else "-"
             line = (f"{band:>8} {jobs or os.cpu_count():>4} {n:>5} {60 * n / wall:>7.1f} "
-                    f"{60 * n / max(used, 1e-9):>8.1f} "
-                    f"{(f'{givens[0]}/{statistics.median(givens):g}/{givens[-1]}' if n else '-'):>10} "
+                    f"{60 * n / max(used, 1e-9):>8.1f} {spread:>10} "
                     f"{(f'{minimal / n:.0%}' if n else '-'):>7} "
                     f"{(f'{central / n:.0%}' if n else '-'):>7}")
             if a.serate and n:

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 import grader
 from grader.cli.generate import generate_command
 from grader.core.geometry import geometry_for_size
-from grader.generator import Generator, Settings, is_symmetric
 from grader.formats import parse_grid_token
+from grader.generator import Generator, Settings, is_symmetric
 from grader.generator.targets import Target, TargetError, narrow_se, parse_se
 from grader.strategy.grading import Grader
 
