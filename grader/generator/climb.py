@@ -232,7 +232,10 @@ class Climber:
         without a better key than the best so far.  Exploring keeps every
         hopeful move."""
         key, hopeful = self.probe(values, solution, None)
-        exploring = hopeful and self._keep(values, solution, rng, found, near)
+        # a start of the request (one of the user's own grids: never kept)
+        # is explored around at once, until its neighbours are far enough
+        exploring = hopeful and (self._keep(values, solution, rng, found, near)
+                                 or bool(self.like))
         best = key
         idle = 0
         while len(found) < quota and idle < (EXPLORE_PATIENCE if exploring else CLIMB_PATIENCE):
