@@ -315,8 +315,13 @@ def narrow_se(target: Target, se: tuple[float, float] | None, ep: tuple[float, f
     simple rules, so a range between two of them holds none."""
     from grader.strategy.serate.easy import VALUES
 
+    from grader.strategy.grading import GradeResult
+
     if n != 9:
         raise TargetError("--se, --ep and --ed: Sudoku Explainer rates 9x9 grids only")
+    for nm, r, field in (("--ep", ep, "ep"), ("--ed", ed, "ed")):
+        if r is not None and field not in GradeResult.model_fields:
+            raise TargetError(f"{nm}: this version of the grader does not rate {field.upper()}")
     top = VALUES[-1] / 10
     for nm, r in (("--se", se), ("--ep", ep), ("--ed", ed)):
         if r is None or r[1] >= top or any(r[0] <= v / 10 <= r[1] for v in VALUES):
