@@ -319,9 +319,6 @@ def narrow_se(target: Target, se: tuple[float, float] | None, ep: tuple[float, f
 
     if n != 9:
         raise TargetError("--se, --ep and --ed: Sudoku Explainer rates 9x9 grids only")
-    for nm, r, field in (("--ep", ep, "ep"), ("--ed", ed, "ed")):
-        if r is not None and field not in GradeResult.model_fields:
-            raise TargetError(f"{nm}: this version of the grader does not rate {field.upper()}")
     top = VALUES[-1] / 10
     for nm, r in (("--se", se), ("--ep", ep), ("--ed", ed)):
         if r is None or r[1] >= top or any(r[0] <= v / 10 <= r[1] for v in VALUES):
@@ -340,6 +337,9 @@ def narrow_se(target: Target, se: tuple[float, float] | None, ep: tuple[float, f
             if r1 is not None and r2 is not None and r1[0] > r2[1]:
                 raise TargetError(f"{nm1} {_show(r1)} and {nm2} {_show(r2)}: a grid's {w1} "
                                   f"is at most its {w2} (ED <= EP <= ER), so no grid has both")
+    for nm, r, field in (("--ep", ep, "ep"), ("--ed", ed, "ed")):
+        if r is not None and field not in GradeResult.model_fields:
+            raise TargetError(f"{nm}: this version of the grader does not rate {field.upper()}")
     label = target.label if target.label != "any" else ""
     parts = [f"{w} {_show(r)}" for w, r in (("SE", se), ("EP", ep), ("ED", ed)) if r is not None]
     label = ", ".join([p for p in (label, *parts) if p])
