@@ -313,9 +313,8 @@ def narrow_se(target: Target, se: tuple[float, float] | None, ep: tuple[float, f
     the whole solution), so a lower bound above the upper bound of a later
     one is impossible; and below 4.0 the scale has only the values of its
     simple rules, so a range between two of them holds none."""
-    from grader.strategy.serate.easy import VALUES
-
     from grader.strategy.grading import GradeResult
+    from grader.strategy.serate.easy import VALUES
 
     if n != 9:
         raise TargetError("--se, --ep and --ed: Sudoku Explainer rates 9x9 grids only")
