@@ -67,6 +67,10 @@ class Walk:
     pattern: str | None = None
     moves: list[Move] = field(default_factory=list)
     solved: bool = False
+    #: the first move's rating (Sudoku Explainer's diamond), and the
+    #: running maximum when a value was first placed (its pearl); 0: not yet
+    diamond: int = 0
+    pearl: int = 0
 
     @property
     def se(self) -> float | None:
@@ -82,6 +86,10 @@ def check_hint(hint: Hint, solution: Sequence[int]) -> None:
     for c, d in hint.eliminations:
         if solution[c] == d:
             raise SoundnessError(f"{hint.family} removes {d} from cell {c}, its solution")
+
+
+def _filled(board: Board) -> int:
+    return sum(1 for v in board.values if v)
 
 
 def _apply(board: Board, hints: list[Hint]) -> None:
@@ -146,10 +154,15 @@ class Rater:
             self._record(walk, move)
             if not move.hints:  # rated by a bound: the walk ends
                 walk.solved = True
+                walk.pearl = walk.pearl or walk.rating
                 return walk
+            filled = _filled(work) if not walk.pearl else 0
             _apply(work, list(move.hints))
             self.settle(work)
+            if not walk.pearl and _filled(work) > filled:
+                walk.pearl = walk.rating
         walk.solved = work.is_solved()
+        walk.pearl = walk.pearl or walk.rating
         return walk
 
     def next_move(self, board: Board, rating: int = 0, depth: int | None = None,
@@ -172,6 +185,8 @@ class Rater:
 
     @staticmethod
     def _record(walk: Walk, move: Move) -> None:
+        if not walk.moves:
+            walk.diamond = move.rating
         walk.moves.append(move)
         if walk.pattern is None or move.rating > walk.rating:
             walk.rating = move.rating
