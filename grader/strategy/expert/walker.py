@@ -102,12 +102,15 @@ def _apply(board: Board, hints: list[Hint]) -> None:
 
 
 def choose(hints: Sequence[Hint], rating: int) -> Move:
-    """The move of a family that fired with ``hints``, the walk's rating so
-    far being ``rating``: rated at its easiest hint, applying every hint rated
-    at most the new running maximum."""
+    """The move of a family that fired with ``hints``: its easiest hint (the
+    first found among equals), rated and applied alone, as Sudoku Explainer
+    applies one hint per step, its producers' easiest first.  (``rating``,
+    the walk's rating so far, is no longer read: until issue 37 every hint
+    rated at most the running maximum was applied too, which let the walk
+    take paths Sudoku Explainer does not.)"""
+    del rating
     easiest = min(hints, key=lambda h: h.rating)
-    top = max(rating, easiest.rating)
-    return Move(easiest.family, easiest.rating, tuple(h for h in hints if h.rating <= top))
+    return Move(easiest.family, easiest.rating, (easiest,))
 
 
 def is_quad(rule: Rule) -> bool:
