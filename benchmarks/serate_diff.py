@@ -233,7 +233,7 @@ def main() -> None:
     print(f"{args.file}: {len(rows)} grids rated by both (--se {args.se})")
     print(f"{'':4} {'exact':>13} {'within 0.1':>13} {'rho':>7}")
     for key in ("er", "ep", "ed"):
-        ours = [(r.se if key == "er" else getattr(r, key)) for _, r, _, _ in rows]
+        ours = [(r.se if key == "er" else getattr(r, key, None)) for _, r, _, _ in rows]
         theirs = [s[key] for _, _, s, _ in rows]
         pairs = [(o, t) for o, t in zip(ours, theirs, strict=True) if o is not None]
         n = len(rows)

@@ -1273,9 +1273,13 @@ static void cycle_hint(Ctx *X, int dst, int sortkey, double base) {
             }
         }
     }
+    cm_t any = 0;
+    for (int d = 0; d < 9; d++) any |= forw[d] & back[d];
+    if (!any) return; /* removes nothing: no hint */
     int32_t t[2] = {dst, -1};
     int hi = -1;
     for (int c = 0; c < NC; c++) {
+        if (!(any & B(c))) continue;
         unsigned mask = 0;
         for (int d = 0; d < 9; d++)
             if ((forw[d] & back[d]) & B(c)) mask |= 1u << d;
@@ -1322,9 +1326,19 @@ static void loop_hints(Ctx *X, int y, int x) {
     }
 }
 
+static int UNARY_FIRST; /* only the easiest hint is asked for (see py_hints) */
+
 static void search_unary(Ctx *X) {
     loop_hints(X, 0, 1);
     loop_hints(X, 1, 0);
+    if (UNARY_FIRST) {
+        /* the XY pass's hints rate 7.0 and more: they cannot come first
+         * after an X or Y hint rated below 7.0 */
+        double best = 99;
+        for (int i = 0; i < X->nhrs; i++)
+            if (X->hrs[i].difficulty < best) best = X->hrs[i].difficulty;
+        if (best < 7.0 - 1e-9) return;
+    }
     loop_hints(X, 1, 1);
 }
 
@@ -1719,8 +1733,9 @@ static PyObject *py_chain_step(PyObject *self, PyObject *args) {
 static PyObject *py_hints(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *values, *cands, *pivots;
-    int kind, level;
-    if (!PyArg_ParseTuple(args, "OOiiO", &values, &cands, &kind, &level, &pivots)) return NULL;
+    int kind, level, first = 0;
+    if (!PyArg_ParseTuple(args, "OOiiO|p", &values, &cands, &kind, &level, &pivots, &first))
+        return NULL;
     Real R;
     G g;
     if (read_grid(values, cands, &R, &g) < 0) return NULL;
@@ -1735,10 +1750,13 @@ static PyObject *py_hints(PyObject *self, PyObject *args) {
     }
     cache_clear();
     Ctx *X = ctx_at(0);
+    UNARY_FIRST = first;
     run_search(X, 0, kind == 0 ? K_FCC : kind == 1 ? K_MFC : kind == 3 ? K_NISHIO : K_DFC + level,
                &g, &R, pv, all);
+    UNARY_FIRST = 0;
     int *ord;
     int n = hr_sorted(X, &ord);
+    if (first && n > 1) n = 1;
     PyObject *out = PyList_New(n);
     for (int i = 0; out && i < n; i++) PyList_SET_ITEM(out, i, hr_tuple(X, &X->hrs[ord[i]]));
     free(ord);
@@ -1796,7 +1814,8 @@ static PyMethodDef methods[] = {
     {"chain_step", py_chain_step, METH_VARARGS,
      "chain_step(values, cands, first, last) -> (level, hint) or None"},
     {"hints", py_hints, METH_VARARGS,
-     "hints(values, cands, kind, level, pivots) -> sorted hints of one search (0: forcing "
+     "hints(values, cands, kind, level, pivots, first=False) -> sorted hints of one search "
+     "(first: the first only; 0: forcing "
      "chains and cycles, 1: multiple chains, 2: dynamic chains of the level, 3: Nishio forcing "
      "chains)"},
     {"rule_hints", py_rule_hints, METH_VARARGS,

@@ -127,22 +127,25 @@ class ProducerHint:
 
 def producer_hints(values: Sequence[int], cands: Sequence[int], producer: str,
                    kernel: str | None = None) -> list[ProducerHint]:
-    """The hints of the chaining producer ``producer`` (a key of
-    :data:`PRODUCER_KINDS`) on a position, as Sudoku Explainer sorts them
-    (difficulty, complexity, kind; equal eliminations dropped but the
-    first): its first is the one it applies."""
+    """The hint that the chaining producer ``producer`` (a key of
+    :data:`PRODUCER_KINDS`) applies on a position, in a list (empty: none):
+    the first of its hints as Sudoku Explainer sorts them (difficulty,
+    complexity, kind, the order found).  The static chains' XY pass, whose
+    hints rate 7.0 and more, is skipped after an X or Y hint rated below."""
     kind = PRODUCER_KINDS[producer]
     if available(kernel):
         return [ProducerHint(SHAPES[shape], t, cx, rem, pl)
                 for shape, t, _, cx, _, rem, pl in _mod.hints(list(values), list(cands), kind, 0,
-                                                               None)]
+                                                               None, True)]
     from grader.strategy.serate.multiple import Search, sorted_hints
-    from grader.strategy.serate.unary import forcing_chains_and_cycles
+    from grader.strategy.serate.unary import loop_hints
     cs = list(cands)
     if producer == "cycles":
-        found = forcing_chains_and_cycles(values, cs)
+        found = loop_hints(values, cs, False, True) + loop_hints(values, cs, True, False)
+        if not found or min(h.difficulty for h in found) >= 7.0 - 1e-9:
+            found += loop_hints(values, cs, True, True)
     else:
         found = Search(values, cs, producer == "nishio", 0, None,
                        nishio=producer == "nishio").run()
     return [ProducerHint(h.shape, h.tenths, h.complexity, h.removable, h.placement)
-            for h in sorted_hints(found)]
+            for h in sorted_hints(found)[:1]]
