@@ -3,8 +3,12 @@ score").
 
 From the fixpoint of the plain rules (levels 1-12), try the families in
 order; the first that yields a useful hint rates the position at its
-easiest hint.  Keep the running maximum, apply every conclusion of that
-family rated at most the maximum, propagate again, repeat.  When no family
+easiest hint, and that one hint is applied, as Sudoku Explainer applies one
+hint per step (issue 37; before, every conclusion of the family rated at
+most the running maximum was applied); propagate again, repeat.  The
+families "chains and cycles", "Nishio" and "multiple chains" are Sudoku
+Explainer's own producers (:func:`grader.strategy.serate.rate.producer_hints`).
+When no family
 fires, Sudoku Explainer's dynamic forcing chains and their nesting levels
 rate the position by the easiest hint of the first level that has one, and
 that one hint is applied (:mod:`grader.strategy.serate`, docs/se-scale.md).  The
