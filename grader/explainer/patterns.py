@@ -115,9 +115,8 @@ def _linked(work: Board, hint: Hint) -> Hint | None:
     from grader.strategy.expert.chains import StaticGraph, chains_and_cycles
     from grader.strategy.expert.hint import Position
     pos = Position(work)
-    kinds = ("Y-cycle",) if hint.family == "Y-cycle" else ("X-chain", "forcing chain")
     for h in chains_and_cycles(pos, StaticGraph(pos)):
-        if h.family not in kinds:
+        if h.family != hint.family:
             continue
         if (hint.placements and h.placements == hint.placements) or (
                 not hint.placements and set(h.eliminations) >= set(hint.eliminations)):
