@@ -95,7 +95,8 @@ def test_family_fires_on_real_position(case: dict) -> None:
     assert easiest.family == case["name"]
     assert easiest.rating == want["rating"]
     assert [list(p) for p in easiest.placements] == want["placements"]
-    assert [list(e) for e in easiest.eliminations] == want["eliminations"]
+    # (Sudoku Explainer's chaining producers give their eliminations in cell order)
+    assert sorted(list(e) for e in easiest.eliminations) == sorted(want["eliminations"])
     solution = [int(ch) for ch in case["solution"]]
     for h in hints:  # every conclusion of the family is true of the solution
         walker.check_hint(h, solution)

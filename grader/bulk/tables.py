@@ -47,7 +47,9 @@ def render_panel(r: GradeResult, h: Hierarchy, source: str | None = None) -> Pan
     head = (f"[bold]rating[/]   {escape(r.rating or '')}\n[bold]level[/]    {r.level}\n"
             f"[bold]score[/]    {r.score:.2f}\n[bold]hardest[/]  {hardest}"
             + (f" (trials nested to depth {r.depth})" if r.depth and r.depth > 1 else "")
-            + f"\n[bold]steps[/]    {r.steps}\n")
+            + f"\n[bold]steps[/]    {r.steps}\n"
+            + (f"[bold]SE[/]       {r.se} ({escape(r.se_pattern or '')}), EP {r.ep}, "
+               f"ED {r.ed}\n" if r.se is not None else ""))
     from rich.console import Group
 
     return Panel(Group(head, t), title=f"[bold]{r.size}x{r.size} grid[/]",

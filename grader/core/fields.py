@@ -10,7 +10,8 @@ from __future__ import annotations
 #: The fields of every record, in order.
 CONTRACT_FIELDS: tuple[str, ...] = (
     "index", "line", "puzzle", "size", "verdict", "message", "level", "rating", "score",
-    "depth", "steps", "techniques", "hardest", "se", "se_pattern", "seconds", "schema")
+    "depth", "steps", "techniques", "hardest", "se", "se_pattern", "ep", "ed", "seconds",
+    "schema")
 #: Fields a record carries on request (``--with-solution``, ``--dedupe``).
 OPTIONAL_FIELDS: tuple[str, ...] = ("solution", "canonical")
 #: What ``--where`` can test, besides the input's own columns.

@@ -109,6 +109,23 @@ def _book_trial(work: Board, engine: Engine, move: Move | None,
             else replace(step, se=move.rating / 10))
 
 
+def _linked(work: Board, hint: Hint) -> Hint | None:
+    """The project's own chain or cycle (with its links) that makes the
+    eliminations of ``hint``, a hint of a chaining producer, or None."""
+    if hint.links or hint.family not in ("forcing chain", "Y-cycle"):
+        return None
+    from grader.strategy.expert.chains import StaticGraph, chains_and_cycles
+    from grader.strategy.expert.hint import Position
+    pos = Position(work)
+    for h in chains_and_cycles(pos, StaticGraph(pos)):
+        if h.family != hint.family:
+            continue
+        if (hint.placements and h.placements == hint.placements) or (
+                not hint.placements and set(h.eliminations) >= set(hint.eliminations)):
+            return replace(h, rating=hint.rating)
+    return None
+
+
 def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
                    engine: Engine, top: int | None = None) -> Step:
     """The book's trial at a position whose forcing chain the pattern family
@@ -169,8 +186,16 @@ def _present(work: Board, hint: Hint, families: Mapping[str, Any],
     if not check:
         try:
             step = family.step(hint, work, engine)
-        except ValueError:  # a net the presenter cannot rebuild: the book's trial
-            step = _book_fallback(work, hint, families, engine)
+        except (ValueError, IndexError, StopIteration):
+            # a net the presenter cannot rebuild, or a hint of Sudoku
+            # Explainer's chaining producers (no links): the project's own
+            # chain with the same conclusions, else the book's trial
+            shown = _linked(work, hint)
+            try:
+                step = (family.step(shown, work, engine) if shown is not None
+                        else _book_fallback(work, hint, families, engine))
+            except (ValueError, IndexError, StopIteration):
+                step = _book_fallback(work, hint, families, engine)
     else:
         if any(work.values[c] for c in hint.cells):
             return None

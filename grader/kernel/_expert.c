@@ -370,7 +370,7 @@ static void als_group(Pos *P, int nd, const int *group, int size, const int *biv
         if (__builtin_popcount(k) > largest) largest = __builtin_popcount(k);
     }
     if (__builtin_popcount(uni) != nd) return;
-    int ev[2 * NC], cells[8];
+    int ev[2 * NC * 9], cells[8];
     for (int i = 0; i < nb; i++) {
         int w = biv[i], wm = P->cands[w];
         if (has(g, w) || (wm & ~uni)) continue;
@@ -381,7 +381,26 @@ static void als_group(Pos *P, int nd, const int *group, int size, const int *biv
             if ((xs & ~PEER[w]) || !zs) continue;
             cm_t see = PEER[w];
             for (cm_t t = zs; t; t &= t - 1) see &= PEER[low(t)];
-            int ne = elims(P, see & ~g, z, ev);
+            int ne;
+            if (!(zs & ~PEER[w])) {
+                /* z sees the bivalue cell too: doubly linked (SukakuExplainer);
+                 * by digit, then cell */
+                cm_t masks[10] = {0};
+                masks[z] = see & ~g;
+                cm_t sx = PEER[w];
+                for (cm_t t = xs; t; t &= t - 1) sx &= PEER[low(t)];
+                masks[x + 1] = sx & ~g;
+                for (int e = 1; e <= 9; e++) {
+                    if (!(uni >> (e - 1) & 1) || e == z || e == x + 1) continue;
+                    cm_t se = P->open;
+                    for (cm_t t = P->dm[e] & g; t; t &= t - 1) se &= PEER[low(t)];
+                    masks[e] = se & ~g;
+                }
+                ne = 0;
+                for (int e = 1; e <= 9; e++)
+                    if (masks[e]) ne += elims(P, masks[e], e, ev + 2 * ne);
+            } else
+                ne = elims(P, see & ~g, z, ev);
             if (ne) {
                 for (int j = 0; j < size; j++) cells[j] = group[j];
                 cells[size] = w;

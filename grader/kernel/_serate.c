@@ -502,17 +502,22 @@ static void rh_apply(G *g, Real *R, const RH *h) {
 }
 
 /* the rating loop below 4.0: returns steps; *top, *name: the largest step */
-static int easy_loop(G *g, Real *R, int *top, int *name) {
+/* ... and its diamond (the first step, tenths; 0: none) and pearl (the
+ * largest step up to the first that places a value; 0: none placed) */
+static int easy_loop(G *g, Real *R, int *top, int *name, int *diamond, int *pearl) {
     RHList L = {NULL, 0, 0, 1};
     int steps = 0;
     *top = 0;
     *name = -1;
+    *diamond = *pearl = 0;
     while (R->placed[0] > 0) {
         L.n = 0;
         for (int p = 0; p < NPRODUCERS && !L.n; p++) PRODUCERS[p](g, R, &L);
         if (!L.n) break;
         RH *h = &L.h[0];
         if (h->tenths > *top) { *top = h->tenths; *name = h->name; }
+        if (!steps) *diamond = *top;
+        if (!*pearl && h->pcell >= 0) *pearl = *top;
         rh_apply(g, R, h);
         steps++;
     }
@@ -578,7 +583,7 @@ typedef struct {
     int32_t *tpars; int ntpars, captpars;
     G g, src;
     const Real *R;
-    int dynamic, level;
+    int dynamic, level, nishio;
     double base;
     int all_pivots;
     cm_t pivots;
@@ -814,7 +819,8 @@ static int on_step(Ctx *X, Prop *P, int p) {
     int id = X->recs[p].id, cd = id >> 1, c = cd / 9, d = cd % 9;
     const G *g = &X->g;
     int32_t par = p;
-    for (unsigned m = g->cands[c] & ~(1u << d); m; m &= m - 1) {
+    /* Nishio chains use no links inside a cell */
+    for (unsigned m = X->nishio ? 0 : g->cands[c] & ~(1u << d); m; m &= m - 1) {
         int q = (c * 9 + low16(m)) * 2;
         int on = look(X, q | 1);
         if (on >= 0) return prop_conflict(X, P, q, NAKED, &par, 1, on, 0);
@@ -844,7 +850,7 @@ static int off_step(Ctx *X, Prop *P, int p) {
     int32_t pars[4][10];
     int npars[4];
     unsigned m = g->cands[c];
-    if (pc16(m) == 2) {
+    if (pc16(m) == 2 && !X->nishio) {
         qs[nq] = (c * 9 + low16(m & ~(1u << d))) * 2 + 1;
         causes[nq] = NAKED;
         pars[nq][0] = p;
@@ -998,7 +1004,7 @@ static void binary(Ctx *X, int depth, int cell, int d, int k, int pon) {
             h->pval = (int8_t)d;
         }
     }
-    if (k < 3) return;
+    if (k < 3 || X->nishio) return;
     for (int side = 1; side >= 0; side--)
         for (int i = P->rec0; i < P->rec0 + P->nrec; i++) {
             int id = X->recs[i].id;
@@ -1047,9 +1053,11 @@ static void search_multiple(Ctx *X, int depth) {
             int d = low16(mm);
             int pon = on_branch(X, depth, cell, d);
             if (X->dynamic) binary(X, depth, cell, d, k, pon);
+            if (X->nishio) continue; /* contradictions only */
             regions(X, depth, cell, d, pon);
             props[np++] = pon;
         }
+        if (X->nishio) continue;
         for (int side = 1; side >= 0; side--) {
             const Prop *P0 = &X->props[props[0]];
             for (int i = P0->rec0; i < P0->rec0 + P0->nrec; i++) {
@@ -1265,9 +1273,13 @@ static void cycle_hint(Ctx *X, int dst, int sortkey, double base) {
             }
         }
     }
+    cm_t any = 0;
+    for (int d = 0; d < 9; d++) any |= forw[d] & back[d];
+    if (!any) return; /* removes nothing: no hint */
     int32_t t[2] = {dst, -1};
     int hi = -1;
     for (int c = 0; c < NC; c++) {
+        if (!(any & B(c))) continue;
         unsigned mask = 0;
         for (int d = 0; d < 9; d++)
             if ((forw[d] & back[d]) & B(c)) mask |= 1u << d;
@@ -1314,9 +1326,19 @@ static void loop_hints(Ctx *X, int y, int x) {
     }
 }
 
+static int UNARY_FIRST; /* only the easiest hint is asked for (see py_hints) */
+
 static void search_unary(Ctx *X) {
     loop_hints(X, 0, 1);
     loop_hints(X, 1, 0);
+    if (UNARY_FIRST) {
+        /* the XY pass's hints rate 7.0 and more: they cannot come first
+         * after an X or Y hint rated below 7.0 */
+        double best = 99;
+        for (int i = 0; i < X->nhrs; i++)
+            if (X->hrs[i].difficulty < best) best = X->hrs[i].difficulty;
+        if (best < 7.0 - 1e-9) return;
+    }
     loop_hints(X, 1, 1);
 }
 
@@ -1392,7 +1414,9 @@ static double tier_base(int dynamic, int level) {
     return dynamic ? 8.5 : 8.0;
 }
 
-enum { K_FCC = 0, K_MFC = 1, K_DFC = 2 }; /* K_DFC + n: dynamic chains of level n */
+/* K_DFC + n: dynamic chains of level n; K_NISHIO: Nishio forcing chains
+ * (dynamic, X links only, contradictions only, base 7.5) */
+enum { K_FCC = 0, K_MFC = 1, K_DFC = 2, K_NISHIO = 100 };
 
 static void run_search(Ctx *X, int depth, int kind, const G *g, const Real *R, cm_t pivots,
                        int all) {
@@ -1402,6 +1426,15 @@ static void run_search(Ctx *X, int depth, int kind, const G *g, const Real *R, c
     X->R = R;
     X->all_pivots = all;
     X->pivots = pivots;
+    X->nishio = 0;
+    if (kind == K_NISHIO) {
+        X->dynamic = 1;
+        X->nishio = 1;
+        X->level = 0;
+        X->base = 7.5;
+        search_multiple(X, depth);
+        return;
+    }
     if (kind == K_FCC) {
         X->dynamic = 0;
         X->level = 0;
@@ -1643,12 +1676,13 @@ static PyObject *py_easy_walk(PyObject *self, PyObject *args) {
         real_build(&R, vs);
         g_build(&g, cs);
     } else if (read_grid(values, cands, &R, &g) < 0) return NULL;
-    int top, name, steps = easy_loop(&g, &R, &top, &name), open = 0;
+    int top, name, dia, pearl, steps = easy_loop(&g, &R, &top, &name, &dia, &pearl), open = 0;
     for (int c = 0; c < NC; c++) open |= !R.values[c];
-    if (!open) return Py_BuildValue("iiiOO", top, name, steps, Py_None, Py_None);
+    if (!open) return Py_BuildValue("iiiOOii", top, name, steps, Py_None, Py_None, dia, pearl);
     int vs[NC], cs[NC];
     for (int c = 0; c < NC; c++) { vs[c] = R.values[c]; cs[c] = g.cands[c]; }
-    return Py_BuildValue("iiiNN", top, name, steps, list_of(vs, NC), list_of(cs, NC));
+    return Py_BuildValue("iiiNNii", top, name, steps, list_of(vs, NC), list_of(cs, NC), dia,
+                         pearl);
 }
 
 static PyObject *rem_tuple(const int32_t *cells, const uint16_t *masks, int n) {
@@ -1699,8 +1733,9 @@ static PyObject *py_chain_step(PyObject *self, PyObject *args) {
 static PyObject *py_hints(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *values, *cands, *pivots;
-    int kind, level;
-    if (!PyArg_ParseTuple(args, "OOiiO", &values, &cands, &kind, &level, &pivots)) return NULL;
+    int kind, level, first = 0;
+    if (!PyArg_ParseTuple(args, "OOiiO|p", &values, &cands, &kind, &level, &pivots, &first))
+        return NULL;
     Real R;
     G g;
     if (read_grid(values, cands, &R, &g) < 0) return NULL;
@@ -1715,9 +1750,13 @@ static PyObject *py_hints(PyObject *self, PyObject *args) {
     }
     cache_clear();
     Ctx *X = ctx_at(0);
-    run_search(X, 0, kind == 0 ? K_FCC : kind == 1 ? K_MFC : K_DFC + level, &g, &R, pv, all);
+    UNARY_FIRST = first;
+    run_search(X, 0, kind == 0 ? K_FCC : kind == 1 ? K_MFC : kind == 3 ? K_NISHIO : K_DFC + level,
+               &g, &R, pv, all);
+    UNARY_FIRST = 0;
     int *ord;
     int n = hr_sorted(X, &ord);
+    if (first && n > 1) n = 1;
     PyObject *out = PyList_New(n);
     for (int i = 0; out && i < n; i++) PyList_SET_ITEM(out, i, hr_tuple(X, &X->hrs[ord[i]]));
     free(ord);
@@ -1769,13 +1808,16 @@ static PyMethodDef methods[] = {
      "(0 forcing chains and cycles, 1 multiple chains, 2 + n dynamic chains of level n) and "
      "cache hits"},
     {"easy_walk", py_easy_walk, METH_VARARGS,
-     "easy_walk(values, cands=None) -> (top, name, steps, values, cands): the rating loop below "
-     "4.0 (cands None: what the givens allow; values and cands None when solved)"},
+     "easy_walk(values, cands=None) -> (top, name, steps, values, cands, diamond, pearl): the "
+     "rating loop below 4.0 (cands None: what the givens allow; values and cands None when "
+     "solved; diamond: the first step, pearl: the largest up to the first placement, 0: none)"},
     {"chain_step", py_chain_step, METH_VARARGS,
      "chain_step(values, cands, first, last) -> (level, hint) or None"},
     {"hints", py_hints, METH_VARARGS,
-     "hints(values, cands, kind, level, pivots) -> sorted hints of one search (0: forcing "
-     "chains and cycles, 1: multiple chains, 2: dynamic chains of the level)"},
+     "hints(values, cands, kind, level, pivots, first=False) -> sorted hints of one search "
+     "(first: the first only; 0: forcing "
+     "chains and cycles, 1: multiple chains, 2: dynamic chains of the level, 3: Nishio forcing "
+     "chains)"},
     {"rule_hints", py_rule_hints, METH_VARARGS,
      "rule_hints(values, cands, producer) -> every hint of one producer below 4.0"},
     {NULL, NULL, 0, NULL}};

@@ -32,7 +32,9 @@ Sukaku/Sudoku Explainer's scale: Sudoku Explainer's own rating loop below
 
     score = 10 * L + min(se, 9.99)
 
-``se_pattern`` names the pattern that rated the hardest position.
+``se_pattern`` names the pattern that rated the hardest position.  ``ep``
+and ``ed`` are Sudoku Explainer's pearl and diamond: the hardest step up to
+the first placement, and the first step.
 """
 
 from __future__ import annotations
@@ -95,6 +97,10 @@ class GradeResult(BaseModel):
     hardest: str | None = None
     se: float | None = None
     se_pattern: str | None = None
+    ep: float | None = Field(default=None, description=(
+        "Sudoku Explainer's EP (pearl): the hardest step before the first placement"))
+    ed: float | None = Field(default=None, description=(
+        "Sudoku Explainer's ED (diamond): the first step's rating"))
     seconds: float = 0.0
     schema_: str = Field(default=GRADE_SCHEMA, alias="schema",
                          description="the version of the contract this record follows")
@@ -167,18 +173,19 @@ class Grader:
             return None
         if self._rater is None:
             self._rater = Rater(self.engine, self.se)
-        easy = None
-        if depth == 0:
-            easy = easy_run(grid.values, None, self.engine.kernel.name)
-            if easy.values is None or easy.cands is None:  # solved
-                return Walk(easy.tenths, easy.name, [Move(easy.name or "", easy.tenths, ())], True)
-            board = Board(grid.geo, easy.values, easy.cands, tuple(solution))
-        else:
-            board = Board.from_values(grid.geo, grid.values)
-            board.solution = tuple(solution)
+        # Sudoku Explainer's loop below 4.0 makes the first steps of every
+        # grid, one hint each; the walk starts where it stops
+        easy = easy_run(grid.values, None, self.engine.kernel.name)
+        if easy.values is None or easy.cands is None:  # solved
+            return Walk(easy.tenths, easy.name, [Move(easy.name or "", easy.tenths, ())], True,
+                        easy.diamond, easy.pearl)
+        board = Board(grid.geo, easy.values, easy.cands, tuple(solution))
         # debug mode: every hint of the walk is checked against the solution
         walk = self._rater.walk(board, depth=depth, solution=solution if self.check else None)
-        if easy is not None and easy.tenths and easy.tenths >= walk.rating:
+        if easy.steps:
+            walk.diamond = easy.diamond
+        walk.pearl = easy.pearl or max(easy.tenths, walk.pearl)
+        if easy.tenths and easy.tenths >= walk.rating:
             walk.rating, walk.pattern = easy.tenths, easy.name  # the loop's steps come first
         return walk if walk.solved and walk.moves else None
 
@@ -256,6 +263,8 @@ class Grader:
             else expert_score(level, walk.se),
             depth=path.depth, steps=path.steps, techniques=techniques, hardest=hardest,
             se=None if walk is None else walk.se, se_pattern=None if walk is None else walk.pattern,
+            ep=None if walk is None or walk.se is None else walk.pearl / 10,
+            ed=None if walk is None or walk.se is None else walk.diamond / 10,
             seconds=round(time.perf_counter() - t0, 6),
             solution=sol_str)  # type: ignore[call-arg]
 

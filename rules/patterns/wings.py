@@ -98,7 +98,10 @@ class AlsWing(PatternFamily):
     @classmethod
     def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
         *group, w = hint.cells
-        z = hint.eliminations[0][1]
+        # z: an eliminated value of the pivot (a doubly linked wing removes x,
+        # z and the set's other values, by value: the first need not be z)
+        z = next((d for _, d in hint.eliminations if board.cands[w] >> (d - 1) & 1),
+                 hint.eliminations[0][1])
         x = next(v for v in values_of(board.cands[w]) if v != z)
         xs = [c for c in group if board.cands[c] >> (x - 1) & 1]
         arcs = (strong(board, w, z, w, x), *(weak(board, w, x, c, x) for c in xs))

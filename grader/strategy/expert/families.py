@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 
 from grader.core.board import Board
 from grader.strategy.expert import accel
-from grader.strategy.expert.chains import StaticGraph, chains_and_cycles, multiple_chains
-from grader.strategy.expert.dynamic import Dynamic, nishio
+from grader.strategy.expert.chains import StaticGraph
+from grader.strategy.expert.dynamic import Dynamic
 from grader.strategy.expert.hint import Hint, Position
 from grader.strategy.expert.links import empty_rectangles, strong_link_chains
 from grader.strategy.expert.rectangles import (
@@ -33,13 +33,17 @@ from grader.strategy.expert.wings import (
     xy_wings,
     xyz_wings,
 )
+from grader.strategy.serate.rate import producer_hints
 
 
 class Context:
     """One position and the searches its families share."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, kernel: str | None = None) -> None:
         self.pos = Position(board)
+        self.board = board
+        #: the kernel whose chaining producers run (None: the default one)
+        self.kernel = kernel
         self._graph: StaticGraph | None = None
         self._dynamic: Dynamic | None = None
 
@@ -57,6 +61,27 @@ class Context:
 
 
 Finder = Callable[[Context], Iterator[Hint]]
+
+
+#: The names of the producers' hints by shape (the pattern families' names).
+PRODUCER_NAMES = {"contradiction": "Nishio", "cell": "cell forcing chains",
+                  "region": "region forcing chains", "forcing": "forcing chain",
+                  "cycle": "Y-cycle"}
+
+
+def _producer(producer: str) -> Finder:
+    """Sudoku Explainer's own chaining producer (grader.strategy.serate): the
+    one hint it applies, its easiest (SE applies one hint per step)."""
+    def find(x: Context) -> Iterator[Hint]:
+        b = x.board
+        if (b.geo.a, b.geo.b) != (3, 3):
+            return
+        for h in producer_hints(b.values, b.cands, producer, x.kernel):
+            yield Hint(PRODUCER_NAMES.get(h.shape, h.shape), h.tenths,
+                       (h.placement,) if h.placement else (), h.removable, ())
+            return
+    return find
+
 
 #: The families in the order they are tried (Sukaku Explainer's order), with
 #: their number in the C accelerator (-1: Python only).
@@ -76,11 +101,11 @@ FAMILIES: tuple[tuple[str, Finder, int], ...] = (
     ("VWXYZ-Wing", lambda x: als_wings(x.pos, 5), 9),
     ("aligned pair exclusion", lambda x: aligned_pair_exclusions(x.pos), 10),
     ("UVWXYZ-Wing", lambda x: als_wings(x.pos, 6), 11),
-    ("chains and cycles", lambda x: chains_and_cycles(x.pos, x.graph), 12),
-    ("aligned triplet exclusion", lambda x: aligned_triplet_exclusions(x.pos), 19),
+    ("chains and cycles", _producer("cycles"), -1),
     ("TUVWXYZ-Wing", lambda x: als_wings(x.pos, 7), 16),
-    ("Nishio", lambda x: nishio(x.pos), 13),
-    ("multiple chains", lambda x: multiple_chains(x.pos, x.graph), 14),
+    ("aligned triplet exclusion", lambda x: aligned_triplet_exclusions(x.pos), 19),
+    ("Nishio", _producer("nishio"), -1),
+    ("multiple chains", _producer("multiple"), -1),
     ("dynamic chains", lambda x: x.dynamic.hints(), 15),
 )
 
@@ -128,7 +153,7 @@ def _first(board: Board, first: int, last: int,
             index = lo + fam - cidx
             hints = [h for h in raw if useful(board, h)]
         else:
-            ctx = ctx or Context(board)
+            ctx = ctx or Context(board, kernel)
             index = start
             hints = [h for h in FAMILIES[start][1](ctx) if useful(board, h)]
         if hints:
@@ -137,7 +162,7 @@ def _first(board: Board, first: int, last: int,
 
 
 def _first_python(board: Board, first: int, last: int) -> tuple[int, list[Hint]] | None:
-    ctx = Context(board)
+    ctx = Context(board, "python")
     for index in range(first, last):
         hints = [h for h in FAMILIES[index][1](ctx) if useful(board, h)]
         if hints:

@@ -3,8 +3,12 @@ score").
 
 From the fixpoint of the plain rules (levels 1-12), try the families in
 order; the first that yields a useful hint rates the position at its
-easiest hint.  Keep the running maximum, apply every conclusion of that
-family rated at most the maximum, propagate again, repeat.  When no family
+easiest hint, and that one hint is applied, as Sudoku Explainer applies one
+hint per step (issue 37; before, every conclusion of the family rated at
+most the running maximum was applied); propagate again, repeat.  The
+families "chains and cycles", "Nishio" and "multiple chains" are Sudoku
+Explainer's own producers (:func:`grader.strategy.serate.rate.producer_hints`).
+When no family
 fires, Sudoku Explainer's dynamic forcing chains and their nesting levels
 rate the position by the easiest hint of the first level that has one, and
 that one hint is applied (:mod:`grader.strategy.serate`, docs/se-scale.md).  The
@@ -67,6 +71,10 @@ class Walk:
     pattern: str | None = None
     moves: list[Move] = field(default_factory=list)
     solved: bool = False
+    #: the first move's rating (Sudoku Explainer's diamond), and the
+    #: running maximum when a value was first placed (its pearl); 0: not yet
+    diamond: int = 0
+    pearl: int = 0
 
     @property
     def se(self) -> float | None:
@@ -84,6 +92,10 @@ def check_hint(hint: Hint, solution: Sequence[int]) -> None:
             raise SoundnessError(f"{hint.family} removes {d} from cell {c}, its solution")
 
 
+def _filled(board: Board) -> int:
+    return sum(1 for v in board.values if v)
+
+
 def _apply(board: Board, hints: list[Hint]) -> None:
     for h in hints:
         for c, d in h.placements:
@@ -94,12 +106,15 @@ def _apply(board: Board, hints: list[Hint]) -> None:
 
 
 def choose(hints: Sequence[Hint], rating: int) -> Move:
-    """The move of a family that fired with ``hints``, the walk's rating so
-    far being ``rating``: rated at its easiest hint, applying every hint rated
-    at most the new running maximum."""
+    """The move of a family that fired with ``hints``: its easiest hint (the
+    first found among equals), rated and applied alone, as Sudoku Explainer
+    applies one hint per step, its producers' easiest first.  (``rating``,
+    the walk's rating so far, is no longer read: until issue 37 every hint
+    rated at most the running maximum was applied too, which let the walk
+    take paths Sudoku Explainer does not.)"""
+    del rating
     easiest = min(hints, key=lambda h: h.rating)
-    top = max(rating, easiest.rating)
-    return Move(easiest.family, easiest.rating, tuple(h for h in hints if h.rating <= top))
+    return Move(easiest.family, easiest.rating, (easiest,))
 
 
 def is_quad(rule: Rule) -> bool:
@@ -146,10 +161,15 @@ class Rater:
             self._record(walk, move)
             if not move.hints:  # rated by a bound: the walk ends
                 walk.solved = True
+                walk.pearl = walk.pearl or walk.rating
                 return walk
+            filled = _filled(work) if not walk.pearl else 0
             _apply(work, list(move.hints))
             self.settle(work)
+            if not walk.pearl and _filled(work) > filled:
+                walk.pearl = walk.rating
         walk.solved = work.is_solved()
+        walk.pearl = walk.pearl or walk.rating
         return walk
 
     def next_move(self, board: Board, rating: int = 0, depth: int | None = None,
@@ -172,6 +192,8 @@ class Rater:
 
     @staticmethod
     def _record(walk: Walk, move: Move) -> None:
+        if not walk.moves:
+            walk.diamond = move.rating
         walk.moves.append(move)
         if walk.pattern is None or move.rating > walk.rating:
             walk.rating = move.rating

@@ -64,6 +64,30 @@ def _als_wing_rating(ndigits: int, largest: int) -> int:
     return 66 if ndigits == 6 else 75
 
 
+def _doubly_linked(pos: Position, gmask: int, union: int, w: int, x: int, z: int,
+                   zsee: int) -> tuple[tuple[int, int], ...]:
+    """The eliminations of a wing whose z sees the bivalue cell too (both x
+    and z restricted, SukakuExplainer's doubly linked wings): z and x leave
+    the cells that see all of theirs in the wing, and every other digit of
+    the group the cells outside it that see all of its places in it; by digit,
+    then cell."""
+    peer = pos.m.peer
+    masks = {z: zsee}
+    sx = peer[w]
+    for c in bits(pos.dm[x] & gmask):
+        sx &= peer[c]
+    masks[x] = sx & ~gmask
+    for b in bits(union):
+        e = b + 1
+        if e in masks:
+            continue
+        se = pos.open
+        for c in bits(pos.dm[e] & gmask):
+            se &= peer[c]
+        masks[e] = se & ~gmask
+    return tuple(cand for d in sorted(masks) for cand in pos.elims(masks[d], d))
+
+
 def als_wings(pos: Position, ndigits: int) -> Iterator[Hint]:
     """ndigits - 1 cells of one unit holding ndigits digits together, and a
     bivalue cell {x,z} outside them that sees every x among them: z leaves the
@@ -97,6 +121,8 @@ def als_wings(pos: Position, ndigits: int) -> Iterator[Hint]:
                     for c in bits(zs):
                         see &= peer[c]
                     elim = pos.elims(see & ~gmask, z)
+                    if not zs & ~peer[w]:
+                        elim = _doubly_linked(pos, gmask, union, w, x + 1, z, see & ~gmask)
                     if elim:
                         yield Hint(ALS_WING_NAMES[ndigits], _als_wing_rating(ndigits, largest),
                                    (), elim, (*group, w))

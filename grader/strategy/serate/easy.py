@@ -310,18 +310,24 @@ def apply(values: list[int], cands: list[int], hint: RuleHint) -> None:
         place(values, cands, *hint.place)
 
 
-def easy_walk(values: list[int], cands: list[int]) -> tuple[int, str | None, int]:
+def easy_walk(values: list[int], cands: list[int]
+              ) -> tuple[int, str | None, int, int, int]:
     """Rate with the rules below 4.0, one hint per step, until the grid is
     solved or no rule applies (``values`` and ``cands`` are advanced).
     Returns (the largest step in tenths, the name of the first step that
-    reached it, the steps made)."""
-    top, name, steps = 0, None, 0
+    reached it, the steps made, the diamond: the first step, and the pearl:
+    the largest step up to the first that places a value; 0 when none)."""
+    top, name, steps, diamond, pearl = 0, None, 0, 0, 0
     while not all(values):
         hint = first_hint(values, cands)
         if hint is None:
             break
         if hint.tenths > top:
             top, name = hint.tenths, hint.name
+        if not steps:
+            diamond = top
+        if not pearl and hint.place is not None:
+            pearl = top
         apply(values, cands, hint)
         steps += 1
-    return top, name, steps
+    return top, name, steps, diamond, pearl

@@ -38,19 +38,23 @@ class Search:
     placement counts read them) and ``cands``."""
 
     def __init__(self, values: Sequence[int], cands: list[int], dynamic: bool, level: int,
-                 advanced: Advanced | None, pivots: frozenset[int] | None = None) -> None:
+                 advanced: Advanced | None, pivots: frozenset[int] | None = None,
+                 nishio: bool = False) -> None:
         self.values = values
         self.cands = cands
-        self.dynamic = dynamic
+        self.dynamic = dynamic or nishio
         self.level = level
         self.advanced = advanced
-        self.base = tier_base(dynamic, level)
+        #: Nishio forcing chains: dynamic, X links only (none inside a cell),
+        #: contradictions only, base 7.5 (SukakuExplainer's ``isNishio``)
+        self.nishio = nishio
+        self.base = 7.5 if nishio else tier_base(dynamic, level)
         self.memo: dict[tuple[int, int], Branch] = {}
         self.out: list[ChainHint] = []
         self.pivots = pivots  # the cells tried (tests search a few), None: all
 
     def propagate(self, ons: NodeSet, offs: NodeSet) -> tuple[Node, Node] | None:
-        return do_chaining(self.cands, ons, offs, self.dynamic, False, self.advanced)
+        return do_chaining(self.cands, ons, offs, self.dynamic, self.nishio, self.advanced)
 
     def on_branch(self, cell: int, v: int) -> Branch:
         got = self.memo.get((cell, v))
@@ -78,6 +82,8 @@ class Search:
                 if not m >> (v - 1) & 1:
                     continue
                 ons, offs = self.binary(cell, v, k)
+                if self.nishio:
+                    continue
                 self.regions(cell, v, ons, offs)
                 value_on[v], value_off[v] = ons, offs
                 if cell_on is None:
@@ -85,6 +91,8 @@ class Search:
                 else:
                     cell_on = {q: n for q, n in cell_on.items() if q in ons}
                     cell_off = {q: n for q, n in cell_off.items() if q in offs}
+            if self.nishio:
+                continue
             assert cell_on is not None
             for branch_sets, common in ((value_on, cell_on), (value_off, cell_off)):
                 for target in common.values():
@@ -107,7 +115,7 @@ class Search:
             if rem:
                 self.out.append(binary_hint(self.base, self.level, conflict[0], conflict[1],
                                             Node(cell, v, True), True, rem))
-        if k >= 3:
+        if k >= 3 and not self.nishio:
             for q, p in ons.items():
                 other = off_on.get(q)
                 if other is not None:

@@ -54,13 +54,17 @@ def available(kernel: str | None = None) -> bool:
 class EasyRun:
     """The rating loop below 4.0 on a grid: its largest step (tenths, 0 when
     none) and that step's name, the steps made, and, when it stops before the
-    end, where (None when the grid is solved)."""
+    end, where (None when the grid is solved).  ``diamond``: the first step
+    (tenths, 0: none), ``pearl``: the largest step up to the first that
+    places a value (0: none placed), as Sudoku Explainer's ED and EP."""
 
     tenths: int
     name: str | None
     steps: int
     values: list[int] | None = None
     cands: list[int] | None = None
+    diamond: int = 0
+    pearl: int = 0
 
     @property
     def solved(self) -> bool:
@@ -72,14 +76,14 @@ def easy_run(values: Sequence[int], cands: Sequence[int] | None = None,
     """Run the loop from a 9x9 position (``cands``: bit ``v - 1`` for ``v``;
     None: every candidate the values allow)."""
     if available(kernel):
-        top, code, steps, vs, cs = _mod.easy_walk(values, cands)
-        return EasyRun(top, EASY_NAMES[code] if code >= 0 else None, steps, vs, cs)
+        top, code, steps, vs, cs, dia, pearl = _mod.easy_walk(values, cands)
+        return EasyRun(top, EASY_NAMES[code] if code >= 0 else None, steps, vs, cs, dia, pearl)
     vs = list(values)
     cs = candidates_of(vs) if cands is None else list(cands)
-    top, name, steps = easy_walk(vs, cs)
+    top, name, steps, dia, pearl = easy_walk(vs, cs)
     if all(vs):
-        return EasyRun(top, name, steps)
-    return EasyRun(top, name, steps, vs, cs)
+        return EasyRun(top, name, steps, None, None, dia, pearl)
+    return EasyRun(top, name, steps, vs, cs, dia, pearl)
 
 
 def chain_step(values: Sequence[int], cands: Sequence[int], first: int = 0,
@@ -101,3 +105,48 @@ def beyond(level: int) -> tuple[str, int]:
     it: the level's name and its base, a lower bound."""
     return (f"Dynamic Forcing Chains{nested_suffix(level)} (not searched)",
             round(10 * tier_base(True, level)))
+
+
+#: The chaining producers below the dynamic forcing chains, by the
+#: accelerator's search kinds: Sudoku Explainer's static forcing chains and
+#: cycles, static multiple forcing chains (8.0) and Nishio forcing chains
+#: (7.5).
+PRODUCER_KINDS = {"cycles": 0, "multiple": 1, "nishio": 3}
+
+
+@dataclass(frozen=True)
+class ProducerHint:
+    """A hint of one chaining producer: shape, rating (tenths), complexity,
+    eliminations, placement."""
+
+    shape: str
+    tenths: int
+    complexity: int
+    removable: tuple[tuple[int, int], ...]
+    placement: tuple[int, int] | None
+
+
+def producer_hints(values: Sequence[int], cands: Sequence[int], producer: str,
+                   kernel: str | None = None) -> list[ProducerHint]:
+    """The hint that the chaining producer ``producer`` (a key of
+    :data:`PRODUCER_KINDS`) applies on a position, in a list (empty: none):
+    the first of its hints as Sudoku Explainer sorts them (difficulty,
+    complexity, kind, the order found).  The static chains' XY pass, whose
+    hints rate 7.0 and more, is skipped after an X or Y hint rated below."""
+    kind = PRODUCER_KINDS[producer]
+    if available(kernel):
+        return [ProducerHint(SHAPES[shape], t, cx, rem, pl)
+                for shape, t, _, cx, _, rem, pl in _mod.hints(list(values), list(cands), kind, 0,
+                                                               None, True)]
+    from grader.strategy.serate.multiple import Search, sorted_hints
+    from grader.strategy.serate.unary import loop_hints
+    cs = list(cands)
+    if producer == "cycles":
+        found = loop_hints(values, cs, False, True) + loop_hints(values, cs, True, False)
+        if not found or min(h.difficulty for h in found) >= 7.0 - 1e-9:
+            found += loop_hints(values, cs, True, True)
+    else:
+        found = Search(values, cs, producer == "nishio", 0, None,
+                       nishio=producer == "nishio").run()
+    return [ProducerHint(h.shape, h.tenths, h.complexity, h.removable, h.placement)
+            for h in sorted_hints(found)[:1]]
