@@ -1,6 +1,7 @@
 """Shared fixtures and helpers for the test suite.
 
-* ``slow`` marker: tests that take seconds; skipped unless ``--runslow``.
+* ``slow`` marker: tests that take seconds; deselected unless ``--runslow``
+  (a skip means something is missing from the environment).
 * Helpers to build candidate states (pencil marks) at any size, to name
   cells in the book's 1-based notation, and to run the CLI in-process.
 """
@@ -33,7 +34,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: takes seconds; run only with --runslow")
+    config.addinivalue_line("markers", "slow: takes seconds; run only with --runslow (deselected otherwise)")
     # property-based tests (hypothesis): a few dozen examples each by default, many
     # more with --runslow; no example database written into the project
     try:
@@ -65,10 +66,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.kernel)
     if config.getoption("--runslow"):
         return
-    skip = pytest.mark.skip(reason="slow: run with --runslow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    # deselected, not skipped: a skip says that something is missing from the
+    # environment (a browser, the C accelerator, ...), never "not asked for"
+    slow = [item for item in items if "slow" in item.keywords]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if "slow" not in item.keywords]
 
 
 # -- the C kernel -------------------------------------------------------------

@@ -86,7 +86,12 @@ def _page_examples(page: Path) -> list[object]:
         elif lang == "sh":
             cmds = [c for c in body.splitlines() if c.strip() and not c.lstrip().startswith("#")]
             if cmds:
-                params.append(pytest.param("sh", tuple(cmds), id=f"{at}-sh"))
+                # every command slow (or not run here for another reason): a slow
+                # test, deselected without --runslow, not a skip
+                whys = [_skip(c, False) for c in cmds if not _SETS.fullmatch(c.strip())]
+                slow = all(whys) and SLOW_WHY in whys
+                params.append(pytest.param("sh", tuple(cmds), id=f"{at}-sh",
+                                           marks=[pytest.mark.slow] if slow else []))
         elif lang == "console":
             pairs, cmd, want = [], None, []  # type: ignore[var-annotated]
             for ln in body.splitlines() + ["$ "]:
@@ -133,11 +138,16 @@ def _run(cmd: str, cwd: Path, env_lines: tuple[str, ...] = ()) -> subprocess.Com
                           text=True, timeout=600, stdin=subprocess.DEVNULL)
 
 
+SLOW_WHY = "slow: run with --runslow"
+#: a line ``NAME=value`` of a block: a variable for its next commands
+_SETS = re.compile(r"[A-Z_]+=\S+")
+
+
 def _skip(cmd: str, runslow: bool) -> str | None:
     """Why one command of a block is not run here, or None."""
     why = next((w for s, w in SKIP.items() if s in cmd), None)
     if why is None and not runslow and any(s in cmd for s in SLOW):
-        why = "slow: run with --runslow"
+        why = SLOW_WHY
     return why
 
 
@@ -148,7 +158,7 @@ def test_example(kind: str, data: object, scratch: Path,
         env: list[str] = []
         ran = 0
         for cmd in data:  # type: ignore[attr-defined]
-            if re.fullmatch(r"[A-Z_]+=\S+", cmd.strip()):
+            if _SETS.fullmatch(cmd.strip()):
                 env.append(cmd.strip())
                 continue
             if _skip(cmd, request.config.getoption("--runslow")):

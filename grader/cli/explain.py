@@ -306,7 +306,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
             fh = open_output(output)
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
-        console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True)
+        console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True, emoji=False)
     try:
         if grid:
             console.print(Text("Starting position", style="bold"))
@@ -350,7 +350,7 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
 
     try:
         with open_output(output) as fh:
-            Console(file=fh, highlight=False, soft_wrap=True, no_color=True).print(
+            Console(file=fh, highlight=False, soft_wrap=True, no_color=True, emoji=False).print(
                 render_step(number, step, board if grid else None, wt.givens, detail,
                             full=full_trace, notation=notation))
     except OSError as e:

@@ -33,7 +33,15 @@ class SafeConsole(Console):
 
     A closed pipe (``grade ... | head``) raises :class:`BrokenPipeError`,
     which the commands end quietly with exit status 0, where rich's own
-    console would exit with 1."""
+    console would exit with 1.
+
+    ``:emoji:`` codes are never replaced (``emoji=False``): a file name such
+    as ``no:thumbs_up:file.txt`` or a place such as ``c.jsonl:100:`` is
+    printed as it is."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        options.setdefault("emoji", False)
+        super().__init__(*args, **options)
 
     def on_broken_pipe(self) -> None:
         import errno

@@ -1,0 +1,109 @@
+"""Issue 40, items 5-10: writes that fail leave the old file, emoji codes and
+Markdown in user text, UTF-16 input, a test suite that passes on a loaded
+machine.  The command line runs in a subprocess where exit codes, limits or
+the environment are the point."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import PUZZLES, ROOT
+
+GOOD = [ln.split()[0] for ln in (PUZZLES / "se-easy-500.txt").read_text().splitlines()
+        if ln.strip()]
+G = GOOD[0]
+
+
+def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300,
+        cwd: Path | None = None, preexec_fn=None) -> subprocess.CompletedProcess[str]:
+    """``python -m grader ARGS`` as a user runs it (no terminal)."""
+    e = dict(os.environ, COLUMNS="120", NO_COLOR="1")
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True,
+                          text=True, timeout=timeout, env=e, cwd=cwd, preexec_fn=preexec_fn,
+                          stdin=subprocess.DEVNULL, errors="replace")
+
+
+def clean_exit(p: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in p.stderr and "internal error" not in p.stderr, p.stderr
+
+
+# -- 6: emoji codes in file names and places are text -----------------------------------
+
+
+def test_6_emoji_codes_in_an_error_are_printed_as_they_are(tmp_path: Path) -> None:
+    for name in ("no:thumbs_up:file.txt", "c.jsonl:100:"):
+        p = cli("grade", name, cwd=tmp_path)
+        assert p.returncode == 2, p.stderr
+        clean_exit(p)
+        assert name in p.stderr, p.stderr
+        assert "\U0001f44d" not in p.stderr and "\U0001f4af" not in p.stderr
+
+
+def test_6_emoji_codes_in_a_file_name_of_a_table_are_printed_as_they_are(
+        tmp_path: Path) -> None:
+    (tmp_path / "a:thumbs_up:b.txt").write_text("\n".join(GOOD[:3]) + "\n")
+    p = cli("grade", "a:thumbs_up:b.txt", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "a:thumbs_up:b.txt:1" in p.stdout and "\U0001f44d" not in p.stdout
+
+
+def test_6_the_safe_console_keeps_emoji_codes() -> None:
+    import io
+
+    from grader.core.terminal import SafeConsole
+
+    buf = io.StringIO()
+    SafeConsole(file=buf, width=80).print("c.jsonl:100: :thumbs_up:")
+    assert buf.getvalue().strip() == "c.jsonl:100: :thumbs_up:"
+
+
+# -- 9: Markdown from the names of a hierarchy -----------------------------------------------
+
+
+def test_9_markdown_escapes_every_markup_of_a_rule_name(tmp_path: Path) -> None:
+    h = tmp_path / "h.toml"
+    h.write_text('extends = "default"\n[[rules]]\ncode = "single-position"\nlevel = 1\n'
+                 'name = "<img src=x>~~gone~~ a|b *em* `c` [l](u)\\n# head"\n'
+                 'reference = "<b>p. 1</b>"\n')
+    for depth in ("short", "teach"):
+        p = cli("explain", G, "-f", "markdown", "--detail", depth, "--hierarchy", str(h))
+        assert p.returncode == 0, p.stderr
+        assert not re.search(r"(?<!\\)<[A-Za-z/!?]", p.stdout)
+        assert ("**\\<img src=x>\\~\\~gone\\~\\~ a\\|b \\*em\\* \\`c\\` \\[l\\](u)\\x0a# head**"
+                in p.stdout), p.stdout
+        assert "\n# head" not in p.stdout
+
+
+# -- 10: slow tests are deselected; the test command runs both legs ---------------------------
+
+
+def test_10_slow_tests_are_deselected_not_skipped() -> None:
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                        "--co", "tests/test_generate_hard.py"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert re.search(r"\d+ deselected", p.stdout), p.stdout
+
+
+def test_10_the_readme_test_command_runs_and_reports_both_legs(tmp_path: Path) -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = next(ln for ln in text.splitlines() if "pip install -e '.[test]'" in ln)
+    tests = command.split(" && ", 2)[2]  # after the venv and the install
+    pure = "SUDOKU_GRADER_PURE=1 .venv/bin/python -m pytest -q -m kernel"
+    assert tests.count(pure) == 1
+    fake = tests.replace(pure, "echo SECOND")
+    assert fake.count(".venv/bin/python -m pytest -q") == 1
+    fake = fake.replace(".venv/bin/python -m pytest -q", "(echo FIRST; exit 1)")
+    # as CI runs it (set -e) and as a user pastes it
+    for shell in ("set -euo pipefail; ", ""):
+        p = subprocess.run(["bash", "-c", shell + fake], capture_output=True, text=True,
+                           cwd=tmp_path, timeout=60)
+        assert p.returncode != 0, p.stdout
+        assert "FIRST" in p.stdout and "SECOND" in p.stdout, p.stdout
+        assert "exit 1" in p.stdout and "exit 0" in p.stdout, p.stdout
