@@ -34,7 +34,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: takes seconds; run only with --runslow (deselected otherwise)")
+    config.addinivalue_line("markers", "slow: takes seconds; deselected unless --runslow")
     # property-based tests (hypothesis): a few dozen examples each by default, many
     # more with --runslow; no example database written into the project
     try:
