@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import PUZZLES, ROOT
 
 GOOD = [ln.split()[0] for ln in (PUZZLES / "se-easy-500.txt").read_text().splitlines()
@@ -19,13 +20,14 @@ G = GOOD[0]
 
 
 def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300,
-        cwd: Path | None = None, preexec_fn=None) -> subprocess.CompletedProcess[str]:
+        cwd: Path | None = None, preexec_fn=None,
+        stdout: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
     """``python -m grader ARGS`` as a user runs it (no terminal)."""
     e = dict(os.environ, COLUMNS="120", NO_COLOR="1")
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True,
-                          text=True, timeout=timeout, env=e, cwd=cwd, preexec_fn=preexec_fn,
-                          stdin=subprocess.DEVNULL, errors="replace")
+    return subprocess.run([sys.executable, "-m", "grader", *args], stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=timeout, env=e, cwd=cwd,
+                          preexec_fn=preexec_fn, stdin=subprocess.DEVNULL, errors="replace")
 
 
 def clean_exit(p: subprocess.CompletedProcess[str]) -> None:
@@ -106,3 +108,65 @@ def test_10_the_readme_test_command_runs_and_reports_both_legs(tmp_path: Path) -
         assert p.returncode != 0, p.stdout
         assert "FIRST" in p.stdout and "SECOND" in p.stdout, p.stdout
         assert "exit 1" in p.stdout and "exit 0" in p.stdout, p.stdout
+
+
+# -- 5: a write that fails leaves the old file whole -------------------------------------------
+
+
+def _limit_file_size(limit: int):
+    import resource
+    import signal
+
+    def preexec() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit: EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return preexec
+
+
+WRITES = {
+    "explain-html": ("explain", G, "-f", "html", "-o", "{out}", "--overwrite"),
+    "explain-text": ("explain", G, "--grid", "-o", "{out}", "--overwrite"),
+    "explain-json": ("explain", G, "-f", "json", "-o", "{out}", "--overwrite"),
+    "grade": ("grade", "{grids}", "-o", "{out}.jsonl", "--overwrite", "-q"),
+    "grade-csv-j2": ("grade", "{grids}", "-o", "{out}.csv", "--overwrite", "-q", "-j", "2"),
+    "solve": ("solve", "{grids}", "-o", "{out}", "--overwrite", "-q"),
+    "generate": ("generate", "-n", "200", "--level", "1", "-o", "{out}", "--overwrite", "-q",
+                 "--seed", "1"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRITES))
+def test_5_a_failed_write_leaves_the_old_output_whole(tmp_path: Path, case: str) -> None:
+    grids = tmp_path / "grids.txt"
+    grids.write_text("\n".join(GOOD[:200]) + "\n")
+    args = [a.format(out="old", grids=grids) for a in WRITES[case]]
+    old = tmp_path / args[args.index("-o") + 1]
+    before = "an earlier output, which must survive\n" * 600  # 23 KB
+    old.write_text(before)
+    os.chmod(old, 0o640)
+    p = cli(*args, cwd=tmp_path, preexec_fn=_limit_file_size(8192), stdout=subprocess.DEVNULL)
+    assert p.returncode == 2, p.stderr
+    clean_exit(p)
+    assert f"{old.name}: cannot write: File too large ({old.name} is left as it was)" \
+        in p.stderr, p.stderr
+    assert old.read_text() == before
+    assert not [f.name for f in tmp_path.iterdir() if f.name.endswith(".tmp")]
+    # without the limit the same command replaces it, with the old file's mode
+    p = cli(*args, cwd=tmp_path, stdout=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    assert old.read_text() != before and (old.stat().st_mode & 0o777) == 0o640
+
+
+def test_5_the_helper_renames_when_complete_and_discards_on_error(tmp_path: Path) -> None:
+    from grader.formats.files import open_output, write_output
+
+    f = tmp_path / "f.txt"
+    f.write_text("old")
+    with pytest.raises(RuntimeError), open_output(f) as fh:
+        fh.write("new, half")
+        raise RuntimeError
+    assert f.read_text() == "old" and sorted(tmp_path.iterdir()) == [f]
+    link = tmp_path / "link.txt"
+    link.symlink_to(f.name)
+    write_output(link, "new")
+    assert link.is_symlink() and f.read_text() == "new"

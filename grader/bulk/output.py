@@ -12,6 +12,7 @@ from grader.bulk.select import existing_csv_header
 from grader.bulk.sinks import ResultWriter
 from grader.bulk.sources import Head
 from grader.formats.files import (
+    AtomicOutput,
     OutputError,
     OutputLock,
     read_settings,
@@ -82,21 +83,38 @@ class OutputFile:
             raise GradeUsageError(f"--resume: {e}") from None
 
     def open(self) -> ResultWriter:
-        """The writer of the results, the settings written beside the file."""
+        """The writer of the results, the settings written beside the file.
+
+        A run that replaces an output (``--overwrite``) writes a temporary file
+        beside it, renamed over it when the run ends (interrupted too, so that
+        ``--resume`` continues it): a write that fails (disk full, a file-size
+        limit) leaves the old output and its settings as they were.  A new
+        output is written in place, so that a run killed at any point leaves
+        what ``--resume`` continues."""
         path = self.path
         try:
-            self.fh = path.open("w" if self.fresh else "a", encoding="utf-8", newline="")
-            if self.fresh or read_settings(path) is None:  # absent: an older version's
-                write_settings(path, self.settings)
+            if self.fresh and path.is_file() and path.stat().st_size > 0:
+                self.fh = AtomicOutput(path, newline="")
+            else:
+                self.fh = path.open("w" if self.fresh else "a", encoding="utf-8", newline="")
+                if self.fresh or read_settings(path) is None:  # absent: an older version's
+                    write_settings(path, self.settings)
         except OSError as e:
             raise GradeUsageError(f"--output {path}: cannot write: {e.strerror or e}") from None
         return ResultWriter(self.fh, "csv" if self.is_csv else "jsonl", self.fields,
                             header=self.fresh)
 
     def close(self) -> None:
-        if self.fh is not None:
-            self.fh.close()
-            self.fh = None
-        if self.lock is not None:
-            self.lock.release()
-            self.lock = None
+        fh, self.fh = self.fh, None
+        try:
+            if isinstance(fh, AtomicOutput):
+                failed = fh.failed
+                fh.close()  # renamed over the old output, or (a write failed) removed
+                if not failed:
+                    write_settings(self.path, self.settings)
+            elif fh is not None:
+                fh.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None

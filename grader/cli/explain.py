@@ -16,7 +16,7 @@ import typer
 from typer.core import TyperCommand
 
 from grader.core.textsafe import escape_controls
-from grader.formats.files import open_output, write_output
+from grader.formats.files import finish_output, open_output, write_output
 
 if TYPE_CHECKING:
     from grader.explainer.core import Walkthrough
@@ -319,11 +319,17 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
             if grid:
                 console.print()
         console.print(Text(facts(wt).sentence(), style="bold"))
+        if fh is not None:
+            fh.close()  # renamed over the file: complete
+    except OSError as e:
+        if fh is None:
+            raise
+        fail(f"{output}: cannot write: {e.strerror or e}")
     finally:
         if fh is not None:
-            fh.close()
-            if not quiet:
-                err.print(f"wrote {output}", markup=False)
+            finish_output(fh, False)  # (closed already when complete)
+    if fh is not None and not quiet:
+        err.print(f"wrote {output}", markup=False)
 
 
 def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
