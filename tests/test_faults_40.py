@@ -170,3 +170,89 @@ def test_5_the_helper_renames_when_complete_and_discards_on_error(tmp_path: Path
     link.symlink_to(f.name)
     write_output(link, "new")
     assert link.is_symlink() and f.read_text() == "new"
+
+
+# -- 7: UTF-16 (Windows' "Unicode") and UTF-8 with a byte-order mark ------------------------------
+
+
+ENCODINGS = {"utf-16": "utf-16", "utf-16-be-bom": "utf-16-be", "utf-8-bom": "utf-8-sig",
+             "utf-32": "utf-32", "utf-16-crlf": "utf-16"}
+
+
+def _encoded(text: str, name: str) -> bytes:
+    if name == "utf-16-crlf":
+        text = text.replace("\n", "\r\n")
+    data = text.encode(ENCODINGS[name])
+    return b"\xfe\xff" + data if name == "utf-16-be-bom" else data
+
+
+@pytest.mark.parametrize("name", sorted(ENCODINGS))
+def test_7_a_file_with_a_byte_order_mark_is_read_as_utf8_is(tmp_path: Path, name: str) -> None:
+    from grader.formats import iter_binary
+    from grader.formats.decode import binary_lines
+
+    text = "# a comment\n" + "\n".join(GOOD[:30]) + "\n"
+    data = _encoded(text, name)
+    import io
+
+    want = [(n, ln.rstrip("\r\n")) for n, ln in binary_lines(io.BytesIO(text.encode()), "x")]
+    got = [(n, ln.rstrip("\r\n")) for n, ln in binary_lines(io.BytesIO(data), "x")]
+    assert got == want
+    recs = list(iter_binary(io.BytesIO(data), "x"))
+    assert [r.grid.normalised() for r in recs] == [r.grid.normalised() for r in
+                                                   iter_binary(io.BytesIO(text.encode()), "x")]
+    assert [r.line for r in recs] == list(range(2, 32))
+    from grader.explainer.position import read_text
+
+    f = tmp_path / "g.txt"
+    f.write_bytes(data)
+    assert read_text(str(f))[0].replace("\r\n", "\n") == text
+
+
+def test_7_utf16_as_every_command_reads_it(tmp_path: Path) -> None:
+    text = "# a comment\n" + "\n".join(GOOD[:30]) + "\n"
+    f = tmp_path / "g.txt"
+    f.write_bytes(_encoded(text, "utf-16-crlf"))
+    plain = tmp_path / "plain.txt"
+    plain.write_text(text)
+    for args in (("grade", "-f", "jsonl", "-j", "2", "--time-limit", "60"), ("grade", "-f", "csv"),
+                 ("solve", "-q")):
+        got_p, want_p = cli(*args, str(f), cwd=tmp_path), cli(*args, str(plain), cwd=tmp_path)
+        assert got_p.returncode == 0, got_p.stderr
+        strip = re.compile(r'"?seconds"?[:,]?\s*[0-9.e-]+|[0-9.]+ s\b|,[0-9.e-]+,sudoku')
+        assert strip.sub("", got_p.stdout) == strip.sub("", want_p.stdout)
+    p = cli("explain", str(f), "--index", "3", "-q")
+    assert p.returncode == 0 and "solved" in p.stdout, p.stderr
+    with f.open("rb") as fh:
+        p = subprocess.run([sys.executable, "-m", "grader", "grade", "-", "-f", "jsonl"],
+                           stdin=fh, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and len(p.stdout.splitlines()) == 30, p.stderr
+
+
+def test_7_a_utf16_output_resumes(tmp_path: Path) -> None:
+    f = tmp_path / "g.txt"
+    f.write_bytes(("\n".join(GOOD[:40]) + "\n").encode("utf-16"))
+    out = tmp_path / "o.jsonl"
+    p = cli("grade", str(f), "-o", str(out), "-q", "-j", "2")
+    assert p.returncode == 0, p.stderr
+    whole = out.read_text().splitlines()
+    out.write_text("\n".join(whole[:17]) + "\n")
+    p = cli("grade", str(f), "-o", str(out), "-q", "--resume")
+    assert p.returncode == 0, p.stderr
+    key = re.compile(r'"seconds": [0-9.e-]+')
+    assert [key.sub("", ln) for ln in out.read_text().splitlines()] == \
+        [key.sub("", ln) for ln in whole]
+
+
+def test_7_utf16_without_its_mark_says_how_to_convert(tmp_path: Path) -> None:
+    f = tmp_path / "my grids.txt"
+    f.write_bytes(("\n".join(GOOD[:5]) + "\n").encode("utf-16-le"))
+    for args in (("grade", str(f)), ("explain", str(f))):
+        p = cli(*args)
+        assert p.returncode == 2
+        clean_exit(p)
+        assert "looks like UTF-16LE text without a byte-order mark" in p.stderr, p.stderr
+        assert f"iconv -f UTF-16LE -t UTF-8 '{f}'" in p.stderr
+    f.write_bytes(b"\x00\x01\x02binary\x00\xff" * 20)
+    p = cli("grade", str(f))
+    assert p.returncode == 2 and "binary data: a NUL byte at byte 1" in p.stderr
