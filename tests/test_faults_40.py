@@ -256,3 +256,35 @@ def test_7_utf16_without_its_mark_says_how_to_convert(tmp_path: Path) -> None:
     f.write_bytes(b"\x00\x01\x02binary\x00\xff" * 20)
     p = cli("grade", str(f))
     assert p.returncode == 2 and "binary data: a NUL byte at byte 1" in p.stderr
+
+
+# -- 8: what a plugin prints, wherever the rules run -------------------------------------------
+
+
+def test_8_what_a_plugin_prints_stays_off_standard_output_in_this_process_too(
+        tmp_path: Path) -> None:
+    from test_faults import _install
+
+    site = tmp_path / "site"
+    site.mkdir()
+    _install(site, "t40noisy", 'from grader.core.rule import Rule\n'
+             'class Noisy(Rule):\n    family = "t40-noisy"\n    def find(self, board):\n'
+             '        print("FIND")\n        return iter(())\n', {"noisy40": "t40noisy:Noisy"})
+    h = tmp_path / "h.toml"
+    h.write_text('extends = "default"\n[[rules]]\ncode = "noisy40"\nlevel = 2\n'
+                 'plugin = "noisy40"\n')
+    src = tmp_path / "m.txt"
+    medium = [ln.split()[0] for ln in (PUZZLES / "se-medium-500.txt").read_text().splitlines()
+              if ln.strip() and not ln.startswith("#")][:6]
+    src.write_text("\n".join(medium) + "\n")
+    env = {"PYTHONPATH": str(site)}
+    # -j 1 (or a machine with the memory for one worker): the grids are graded here
+    for args in (("grade", str(src), "-f", "jsonl", "-j", "1"),
+                 ("grade", str(src), "-f", "csv", "-j", "1", "--time-limit", "60"),
+                 ("explain", medium[0], "-f", "json"), ("explain", medium[0], "-f", "markdown"),
+                 ("explain", medium[0])):
+        p = cli(*args, "--hierarchy", str(h), env=env)
+        assert p.returncode == 0, p.stderr
+        assert "FIND" not in p.stdout and "FIND" in p.stderr, args
+    p = cli("grade", str(src), "-f", "jsonl", "-j", "1", "--hierarchy", str(h), env=env)
+    assert len([json_line for json_line in p.stdout.splitlines() if json_line]) == 6
