@@ -288,3 +288,53 @@ def test_8_what_a_plugin_prints_stays_off_standard_output_in_this_process_too(
         assert "FIND" not in p.stdout and "FIND" in p.stderr, args
     p = cli("grade", str(src), "-f", "jsonl", "-j", "1", "--hierarchy", str(h), env=env)
     assert len([json_line for json_line in p.stdout.splitlines() if json_line]) == 6
+
+
+class _FlipFuture:
+    """A Dask future whose chunk is cancelled (the scheduler stopped) just
+    after it was seen finished."""
+
+    def __init__(self, *states: str) -> None:
+        self.states = list(states)
+
+    @property
+    def status(self) -> str:
+        return self.states.pop(0) if len(self.states) > 1 else self.states[0]
+
+    def done(self) -> bool:
+        return True
+
+
+class _Client:
+    status = "running"
+
+    def __init__(self, fail: bool) -> None:
+        self.fail = fail
+
+    def gather(self, futures):
+        if self.fail:
+            raise OSError("the scheduler went away")
+        return [([("answer", None)], 0.01) for _ in futures]
+
+
+@pytest.mark.parametrize("gather_fails", [False, True])
+def test_8_a_chunk_cancelled_while_it_is_collected_is_no_internal_error(
+        gather_fails: bool) -> None:
+    pytest.importorskip("distributed")
+    from grader.bulk.dask import ChunkSize, DaskPool
+
+    pool = DaskPool.__new__(DaskPool)
+    pool.client = _Client(gather_fails)
+    pool.address = "tcp://127.0.0.1:1"
+    pool.cfg = None
+    pool.chunks = ChunkSize(8)
+    pool._lost = None
+    pool._fetch_failures = 0
+    fut = _FlipFuture("finished", "cancelled")
+    pool._futures = {fut: ["task"]}
+    pool._count = 1
+    out = pool._collect([fut])
+    if gather_fails:  # still in flight: looked at again on the next round
+        assert out == [] and fut in pool._futures and pool._count == 1
+    else:
+        assert out == [("answer", None)] and not pool._futures and pool._count == 0
