@@ -338,3 +338,16 @@ def test_8_a_chunk_cancelled_while_it_is_collected_is_no_internal_error(
         assert out == [] and fut in pool._futures and pool._count == 1
     else:
         assert out == [("answer", None)] and not pool._futures and pool._count == 0
+
+
+def test_8_the_summary_in_a_pipe_is_never_cut_however_long_the_path(tmp_path: Path) -> None:
+    deep = tmp_path / ("a-folder-with-a-long-name-" * 4) / ("and-another-one-" * 5)
+    deep.mkdir(parents=True)
+    src = deep / "grids-with-a-long-file-name.txt"
+    src.write_text("\n".join(GOOD[:12]) + "\n")
+    for args in (("-j", "1"), ("-f", "jsonl", "--summary")):
+        p = cli("grade", str(src), *args, env={"COLUMNS": ""})
+        assert p.returncode == 0, p.stderr
+        text = p.stdout + p.stderr
+        assert "slowest grids" in text and "…" not in text, text
+        assert f"{src}:" in text, text

@@ -272,8 +272,10 @@ class _Run:
             else:
                 want = self.summary.total > 1
         if want:
+            from grader.core.terminal import print_uncut
+
             console = self.err if opts.stdout_is_data else self.out
-            console.print(render_summary(self.summary, stats, jobs))
+            print_uncut(console, render_summary(self.summary, stats, jobs))
             if stats.interrupted and opts.output is not None:
                 console.print(f"[yellow]interrupted: rerun with --resume to continue "
                               f"{escape(str(opts.output))}[/]")

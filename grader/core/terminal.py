@@ -61,6 +61,17 @@ class SafeConsole(Console):
             Segment(escape_controls(seg.text), seg.style, seg.control) for seg in buffer)
 
 
+def print_uncut(console: Console, renderable: Any) -> None:
+    """Print on ``console``: at its width on a terminal; in a pipe or a file as
+    wide as the text needs (a table with a long file name is never cut)."""
+    if console.is_terminal:
+        console.print(renderable)
+        return
+    SafeConsole(file=console.file, width=MAX_COLUMNS, no_color=console.no_color,
+                highlight=False, force_terminal=False,
+                color_system=console.color_system or None).print(renderable)
+
+
 def console_width() -> int | None:
     """The width to give a console: None (rich's own choice) unless
     ``COLUMNS`` is a number outside :data:`MIN_COLUMNS`..:data:`MAX_COLUMNS`,
