@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES, ROOT
+from conftest import PUZZLES, ROOT, scaled
 
 GOOD = [ln.split()[0] for ln in (PUZZLES / "se-easy-500.txt").read_text().splitlines()
         if ln.strip()]
@@ -26,8 +26,9 @@ def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300,
     e = dict(os.environ, COLUMNS="120", NO_COLOR="1")
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "grader", *args], stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, timeout=timeout, env=e, cwd=cwd,
-                          preexec_fn=preexec_fn, stdin=subprocess.DEVNULL, errors="replace")
+                          stderr=subprocess.PIPE, text=True, timeout=scaled(timeout), env=e,
+                          cwd=cwd, preexec_fn=preexec_fn, stdin=subprocess.DEVNULL,
+                          errors="replace")
 
 
 def clean_exit(p: subprocess.CompletedProcess[str]) -> None:
@@ -351,3 +352,17 @@ def test_8_the_summary_in_a_pipe_is_never_cut_however_long_the_path(tmp_path: Pa
         text = p.stdout + p.stderr
         assert "slowest grids" in text and "…" not in text, text
         assert f"{src}:" in text, text
+
+
+def test_8_time_limits_of_the_tests_scale_to_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    import conftest
+
+    monkeypatch.setenv("SUDOKU_GRADER_TEST_TIME_SCALE", "3")
+    assert conftest.scaled(10) == 30
+    monkeypatch.setenv("SUDOKU_GRADER_TEST_TIME_SCALE", "")
+    monkeypatch.setattr(os, "getloadavg", lambda: (16.0, 0.0, 0.0))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    assert conftest.machine_slowness() == 10.0  # a load of 16 on 2 CPUs, at most 10
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    assert conftest.machine_slowness() == 1.0

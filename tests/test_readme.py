@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, scaled
 
 README = ROOT / "README.md"
 #: every page whose examples run: the README, then the site's pages
@@ -135,7 +135,7 @@ def _run(cmd: str, cwd: Path, env_lines: tuple[str, ...] = ()) -> subprocess.Com
     env = _env()
     script = "\n".join([*env_lines, cmd])
     return subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=600, stdin=subprocess.DEVNULL)
+                          text=True, timeout=scaled(600), stdin=subprocess.DEVNULL)
 
 
 SLOW_WHY = "slow: run with --runslow"
@@ -175,7 +175,7 @@ def test_example(kind: str, data: object, scratch: Path,
             assert _lines(p.stdout.splitlines()) == _lines(want), f"{cmd}\n{p.stderr}"
     else:
         p = subprocess.run([sys.executable, "-c", str(data)], cwd=scratch, capture_output=True,
-                           text=True, timeout=600, env=_env())
+                           text=True, timeout=scaled(600), env=_env())
         assert p.returncode == 0, p.stderr
 
 
