@@ -226,3 +226,30 @@ def test_the_readme_is_short_with_a_table_of_contents_and_real_grade_output() ->
             assert f"(#{anchor})" in toc, heading
     consoles = [body for lang, _, body, why in _blocks(text) if lang == "console" and not why]
     assert any(body.startswith("$ grade ") for body in consoles)
+
+
+def _skipped_ids() -> set[str]:
+    """The examples a run without --runslow skips (not the slow ones, which it
+    deselects): marked skip, or every command not run here."""
+    ids = set()
+    for p in _examples():
+        kind, data = p.values  # type: ignore[attr-defined]
+        names = [m.name for m in p.marks]  # type: ignore[attr-defined]
+        if "skip" in names:
+            ids.add(p.id)  # type: ignore[attr-defined]
+        elif kind == "sh" and "slow" not in names:
+            whys = [_skip(c, False) for c in data if not _SETS.fullmatch(c.strip())]
+            if all(whys):
+                ids.add(p.id)  # type: ignore[attr-defined]
+    return ids
+
+
+def test_every_skipped_example_is_explained_in_the_development_page() -> None:
+    text = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    table = text[text.index("### What is skipped in CI, and why"):]
+    table = table[:table.index("\n### ")]
+    listed = set(re.findall(r"`([\w./-]+\.md:\d+-(?:sh|console|python))`", table))
+    skipped = _skipped_ids()
+    assert skipped == listed, (f"skipped but not explained: {sorted(skipped - listed)}; "
+                               f"explained but not skipped: {sorted(listed - skipped)}")
+    assert f"skips these {len(skipped)} tests" in text
