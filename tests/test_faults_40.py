@@ -366,3 +366,21 @@ def test_8_time_limits_of_the_tests_scale_to_the_machine(monkeypatch: pytest.Mon
     monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
     assert conftest.machine_slowness() == 1.0
+
+
+def test_5_a_picture_is_saved_whole_or_not_at_all(tmp_path: Path) -> None:
+    from grader.formats.files import save_whole
+
+    f = tmp_path / "plot.png"
+    f.write_bytes(b"old picture")
+
+    def half(tmp: Path) -> None:
+        assert tmp.suffix == ".png" and tmp.parent == tmp_path
+        tmp.write_bytes(b"half a pic")
+        raise OSError(27, "File too large")
+
+    with pytest.raises(OSError):
+        save_whole(f, half)
+    assert f.read_bytes() == b"old picture" and sorted(tmp_path.iterdir()) == [f]
+    save_whole(f, lambda tmp: tmp.write_bytes(b"new picture"))
+    assert f.read_bytes() == b"new picture" and sorted(tmp_path.iterdir()) == [f]

@@ -322,6 +322,33 @@ def open_output(path: Path, encoding: str = "utf-8", newline: str | None = None)
         raise
 
 
+def save_whole(path: Path, save: Any) -> None:
+    """``save(tmp)`` (a library that writes a file by name: a picture) into a
+    temporary file beside ``path``, with its suffix (which names the format),
+    then renamed over ``path``; on any error the temporary file is removed
+    and ``path`` left as it was."""
+    import tempfile
+
+    path = Path(path)
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else path
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix, dir=folder)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = 0o666 & ~_umask()
+        save(tmp)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def finish_output(fh: Any, keep: bool) -> None:
     """Close an output of :func:`open_output`: renamed over its file when
     ``keep`` (the command ended well, or was interrupted and keeps the whole
