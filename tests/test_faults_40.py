@@ -171,6 +171,18 @@ def test_5_the_helper_renames_when_complete_and_discards_on_error(tmp_path: Path
     link.symlink_to(f.name)
     write_output(link, "new")
     assert link.is_symlink() and f.read_text() == "new"
+    # the results of a long run: a new file fills as the run goes
+    g = tmp_path / "g.txt"
+    fh = open_output(g, stream=True)
+    fh.write("line 1\n")
+    fh.flush()
+    assert g.read_text() == "line 1\n"
+    fh.close()
+    with open_output(g, stream=True) as fh:  # one that holds something is replaced whole
+        fh.write("other\n")
+        fh.flush()
+        assert g.read_text() == "line 1\n"
+    assert g.read_text() == "other\n"
 
 
 # -- 7: UTF-16 (Windows' "Unicode") and UTF-8 with a byte-order mark ------------------------------

@@ -16,6 +16,7 @@ from grader.formats.files import (
     OutputError,
     OutputLock,
     read_settings,
+    replaces_a_file,
     settings_differences,
     settings_problem,
     was_sorted,
@@ -93,7 +94,7 @@ class OutputFile:
         what ``--resume`` continues."""
         path = self.path
         try:
-            if self.fresh and path.is_file() and path.stat().st_size > 0:
+            if self.fresh and replaces_a_file(path):
                 self.fh = AtomicOutput(path, newline="")
             else:
                 self.fh = path.open("w" if self.fresh else "a", encoding="utf-8", newline="")

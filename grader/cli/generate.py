@@ -200,7 +200,7 @@ def generate_command(
 def _open_output(output: Path | None, pack: Path | None) -> TextIO:
     if output is not None and pack is None:
         try:
-            return open_output(output)
+            return open_output(output, stream=True)  # a new file fills as grids are made
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     return sys.stdout

@@ -261,7 +261,7 @@ def _open_out(path: Path | None) -> IO[str] | None:
     if path is None:
         return None
     try:
-        return open_output(path)
+        return open_output(path, stream=True)  # a new file fills as the grids are solved
     except OSError as e:
         fail(f"{path}: cannot write: {e.strerror or e}")
 

@@ -289,17 +289,33 @@ class AtomicOutput:
                 self.discard()
 
 
-def open_output(path: Path, encoding: str = "utf-8", newline: str | None = None) -> TextIO:
+def replaces_a_file(path: Path) -> bool:
+    """Whether writing ``path`` would replace what a regular file holds."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size > 0
+
+
+def open_output(path: Path, encoding: str = "utf-8", newline: str | None = None,
+                stream: bool = False) -> TextIO:
     """``path`` opened for writing text.
 
     A regular file (or a new one) is an :class:`AtomicOutput`: written to a
     temporary file beside it, renamed over it when closed, so that a write
-    that fails leaves the old file whole.  Anything else is opened as it is,
-    without ever blocking: a named pipe that no program reads is refused at
-    once (OSError ENXIO, "no program reads this named pipe") instead of
-    hanging; a pipe with a reader, a device (``/dev/null``) or a terminal is
-    written as a file is."""
-    if special_kind(path) is None and not Path(path).is_dir():
+    that fails leaves the old file whole.  With ``stream`` (the results of a
+    long run, one line each: ``generate -o``, ``solve -o``), only a file that
+    holds something is replaced so; a new (or empty) one is written in place
+    as the run goes, so that its lines can be read meanwhile and a run that
+    is killed keeps them.  Anything else is opened as it is, without ever
+    blocking: a named pipe that no program reads is refused at once (OSError
+    ENXIO, "no program reads this named pipe") instead of hanging; a pipe
+    with a reader, a device (``/dev/null``) or a terminal is written as a
+    file is."""
+    if stream and not replaces_a_file(path):
+        pass  # written in place, below
+    elif special_kind(path) is None and not Path(path).is_dir():
         try:
             return AtomicOutput(path, encoding, newline)  # type: ignore[return-value]
         except PermissionError:  # a file you may write in a folder you may not: in place
