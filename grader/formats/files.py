@@ -169,6 +169,13 @@ def special_kind(path: Path) -> str | None:
 
 
 def _umask() -> int:
+    """This process's umask: read where the system says it (Linux), else set
+    and put back (which another thread could see for an instant)."""
+    with contextlib.suppress(OSError, ValueError), \
+            open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+        for line in fh:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -177,9 +184,8 @@ def _umask() -> int:
 class AtomicOutput:
     """A text file written beside ``path`` (a hidden temporary file in the same
     folder) and renamed over it (``os.replace``) only when it is complete:
-    a write that fails (disk full, a file-size limit, Ctrl-C inside
-    :meth:`__exit__`) removes the temporary file and leaves ``path`` as it
-    was.
+    a write that fails (disk full, a file-size limit) removes the temporary
+    file and leaves ``path`` as it was.
 
     ``close()`` renames, unless a write or the final flush failed: then the
     temporary file is removed (and the flush's error raised).  In a ``with``
