@@ -10,7 +10,7 @@ do ``grade --version`` and every bulk ``grade`` run.
 import platform
 import sys
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 # population counts are the hot instruction; x86-64 needs to be told it has one
@@ -50,7 +50,14 @@ class OptionalBuildExt(build_ext):
         sys.stderr.flush()
 
 
+# grader and its subpackages, and the techniques of the top-level rules/ folder
+# installed as grader.rules (see [tool.setuptools.package-dir] in pyproject.toml)
+PACKAGES = find_packages(include=["grader", "grader.*"]) + [
+    "grader.rules" + ("." + p if p else "") for p in ["", *find_packages("rules")]
+]
+
 setup(
+    packages=PACKAGES,
     ext_modules=[
         Extension(
             "grader.kernel._native",

@@ -8,6 +8,7 @@ The API mirrors the commands (see :mod:`grader.api`)::
     r = grader.grade(grid)
     steps = grader.explain(grid)
     report = grader.solve(r.puzzle)
+    results = list(grader.rate([grid, grid], jobs=1))       # grids held in memory
     results = list(grader.rate_file("puzzles/book-calibration.txt"))
     made = grader.generate("easy", number=2, seed=1)
 
@@ -36,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         grade,
         pair_generate,
         pair_solve,
+        rate,
         rate_file,
         read_grid,
         solve,
@@ -52,7 +54,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
 
 #: public name -> module that defines it
 _LAZY = {
-    "grade": "api", "explain": "api", "rate_file": "api", "solve": "api", "generate": "api",
+    "grade": "api", "explain": "api", "rate": "api", "rate_file": "api", "solve": "api",
+    "generate": "api",
     "explanation": "api", "read_grid": "api", "SolveReport": "api",
     "pair_solve": "api", "pair_generate": "api", "PairSolution": "api", "PairPuzzle": "api",
     "ArgumentError": "core.errors",
@@ -75,7 +78,7 @@ __all__ = [
     "Pattern", "Record", "Rule", "RuleContext", "RuleSpec", "SolveReport", "Step", "Trace",
     "__version__", "explain", "explanation", "generate", "geometry", "geometry_for_size",
     "grade", "iter_source", "load_hierarchy", "pair_generate", "pair_solve",
-    "parse_grid_token", "rate_file", "read_grid", "solve",
+    "parse_grid_token", "rate", "rate_file", "read_grid", "solve",
 ]
 
 

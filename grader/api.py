@@ -6,6 +6,7 @@ exception family.
 function                    command                 returns
 ==========================  ======================  ==========================================
 :func:`grade`               ``grade GRID``          :class:`~grader.strategy.grading.GradeResult`
+:func:`rate`                ``grade GRID ...``      an iterator of ``GradeResult``, input order
 :func:`rate_file`           ``grade FILE ...``      an iterator of ``GradeResult``, input order
 :func:`explain`             ``explain GRID``        the list of :class:`~grader.core.steps.Step`
 :func:`explanation`         ``explain -f json``     :class:`~grader.explainer.model.Explanation`
@@ -53,17 +54,20 @@ from grader.api_args import (
 from grader.api_make import PairPuzzle, PairSolution, generate, pair_generate, pair_solve
 from grader.core.board import Board
 from grader.core.errors import ArgumentError, GridTypeError
-from grader.formats import FORMATS, Grid, InputError, MalformedGrid, Record, iter_text
+from grader.explainer.choices import (
+    DEFAULT_NOTATION,
+    DEFAULT_PATH,
+    INPUT_FORMATS,
+    NOTATIONS,
+    PATHS,
+)
+from grader.formats import Grid, InputError, MalformedGrid, Record, iter_text
+from grader.formats.sources import looks_like_grid_argument
 from grader.strategy.grading import GradeResult
-
-#: the choices of ``se`` (``grade --se``), ``path`` (``explain --path``) and
-#: ``notation`` (``explain --notation``)
-SE_DEPTHS = ("fast", "full")
-PATHS = ("patterns", "book")
-NOTATIONS = ("book", "compact")
+from grader.strategy.serate.settings import DEFAULT_SE, SE_DEPTHS
 
 __all__ = ["PairPuzzle", "PairSolution", "SolveReport", "explain", "explanation", "generate",
-           "grade", "pair_generate", "pair_solve", "rate_file", "read_grid", "solve"]
+           "grade", "pair_generate", "pair_solve", "rate", "rate_file", "read_grid", "solve"]
 
 if TYPE_CHECKING:
     from grader.core.steps import Step
@@ -78,7 +82,10 @@ def _check_type(grid: object, what: str, allowed: tuple[type, ...]) -> None:
     if not isinstance(grid, allowed):
         names = ", ".join(t.__name__ for t in allowed)
         got = "None" if grid is None else f"a {type(grid).__name__}"
-        raise GridTypeError(f"{what}: expected a grid ({names}), got {got}")
+        many = ("; for many grids use grader.rate(grids)"
+                if isinstance(grid, (list, tuple, set, frozenset)) or hasattr(grid, "__next__")
+                else "")
+        raise GridTypeError(f"{what}: expected a grid ({names}), got {got}{many}")
 
 
 def _one_record(text: str, box: tuple[int, int] | None, input_format: str) -> Record:
@@ -110,7 +117,7 @@ def read_grid(grid: str | Grid, box: tuple[int, int] | str | None = None,
 def grade(grid: str | Grid, *, hierarchy: HierarchyArg = None,
           box: tuple[int, int] | str | None = None, input_format: str = "auto",
           propagation: str | None = None, check: bool = False,
-          check_engine: str | None = None, se: str = "fast") -> GradeResult:
+          check_engine: str | None = None, se: str = DEFAULT_SE) -> GradeResult:
     """``grade GRID``: the grid's verdict, rating, level, score and techniques,
     with its ``solution`` when it has exactly one (``grade --with-solution``).
 
@@ -121,6 +128,7 @@ def grade(grid: str | Grid, *, hierarchy: HierarchyArg = None,
     (``no-solution``, ``multiple-solutions``, ...) is in the result."""
     from grader.bulk.task import GradeConfig, make_grader
 
+    _check_type(grid, "grade", (str, Grid))
     g = read_grid(grid, box, input_format)
     cfg = GradeConfig(hierarchy=hierarchy_of(hierarchy, propagation), check=check,
                       engine=check_engine, se=check_choice("se", se, SE_DEPTHS))
@@ -134,7 +142,7 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
               check: bool = False, check_engine: str | None = None, where: str | None = None,
               min_level: int | None = None, max_level: int | None = None, dedupe: bool = False,
               keep_columns: bool = False, sort: str | None = None,
-              top: int | None = None, se: str = "fast") -> Iterator[GradeResult]:
+              top: int | None = None, se: str = DEFAULT_SE) -> Iterator[GradeResult]:
     """``grade FILE ...``: one ``GradeResult`` per grid of the files, in input order.
 
     Every grid gets a result (a malformed one the verdict ``malformed``).  The
@@ -144,12 +152,28 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
     select, ``sort``/``top`` to order (``keep_columns``: the input's other
     columns as extra fields).  With one job and no time limit the results come
     lazily, one by one; otherwise when the run is over.  ``InputError`` when a
-    file cannot be read, ``WhereError`` for a bad ``where``."""
+    file cannot be read, ``WhereError`` for a bad ``where``; ``GridTypeError``
+    when a source is a grid rather than a file name (grids held in memory:
+    :func:`rate`)."""
     from grader.api_bulk import graded
 
-    names = [str(sources)] if isinstance(sources, (str, Path)) else [str(s) for s in sources]
+    if isinstance(sources, (str, Path)):
+        names = [str(sources)]
+    else:
+        _check_type(sources, "rate_file", (Iterable,))
+        names = []
+        for s in sources:
+            if isinstance(s, Grid):
+                raise GridTypeError("rate_file reads files: got a Grid; "
+                                    "for grids held in memory use grader.rate(grids)")
+            _check_type(s, "rate_file (a file name)", (str, Path))
+            names.append(str(s))
     for name in names:
         if name != "-" and not Path(name).exists():
+            if looks_like_grid_argument(name):
+                raise GridTypeError(f"rate_file reads files: {_short(name)!r} is a grid, not "
+                                    f"a file name; for grids held in memory use "
+                                    f"grader.rate(grids)")
             raise InputError(f"{name}: no such file")
     return graded(names, check_format(input_format), box_of(box), column,
                   hierarchy_of(hierarchy, propagation), check_jobs(jobs), time_limit,
@@ -157,18 +181,74 @@ def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str =
                   keep_columns, sort, top, se=check_choice("se", se, SE_DEPTHS))
 
 
+def _short(text: str) -> str:
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _records(grids: Iterable[str | Grid], box: tuple[int, int] | None,
+             input_format: str) -> Iterator[Record]:
+    """One record per item of ``grids``, numbered from 1: a text that is not
+    one grid gets the verdict ``malformed``; an item that is no grid at all
+    is a ``GridTypeError``."""
+    for i, g in enumerate(grids, 1):
+        if isinstance(g, Grid):
+            yield Record(i, i, "<grids>", g.normalised(), g)
+            continue
+        _check_type(g, f"rate: item {i}", (str, Grid))
+        assert isinstance(g, str)
+        recs = list(iter_text(io.StringIO(g.strip() + "\n"), "<grids>", input_format, box))
+        if len(recs) == 1:
+            r = recs[0]
+            yield Record(i, i, "<grids>", r.text, r.grid, r.error, r.format)
+        else:
+            why = "no grid found" if not recs else f"{len(recs)} grids in one item"
+            yield Record(i, i, "<grids>", g.strip(), None, why)
+
+
+def rate(grids: Iterable[str | Grid], *, jobs: int = 0, se: str = DEFAULT_SE,
+         hierarchy: HierarchyArg = None, propagation: str | None = None,
+         box: tuple[int, int] | str | None = None, input_format: str = "auto",
+         time_limit: float | None = None, with_solution: bool = False,
+         check: bool = False, check_engine: str | None = None) -> Iterator[GradeResult]:
+    """``grade`` over grids held in memory: one ``GradeResult`` per item of
+    ``grids`` (texts of one grid each, or :class:`Grid` objects), in input
+    order, ``index`` counting from 1:
+
+        results = list(grader.rate(puzzles, jobs=4))
+
+    A text that is not one grid gets the verdict ``malformed`` (the run goes
+    on), as in a file.  The keywords are ``grade``'s options: ``jobs`` worker
+    processes (0, the default: one per usable CPU; 1: lazily, in this
+    process), ``se`` (``--se``), ``time_limit`` seconds per grid before the
+    verdict ``timeout``, ``with_solution``, ``check``, ``check_engine``.
+    ``GridTypeError`` for ``grids`` that is one grid or a file name (use
+    :func:`grade` or :func:`rate_file`) or an item that is no grid (``None``, a
+    number); ``ArgumentError`` for a bad keyword."""
+    from grader.api_bulk import rated
+
+    if isinstance(grids, (str, bytes, Path, Grid)):
+        what = "a file name" if isinstance(grids, Path) else "one grid"
+        raise GridTypeError(f"rate takes an iterable of grids, got {what}: use "
+                            f"grader.grade(grid) for one grid, grader.rate_file(path) for a file")
+    _check_type(grids, "rate", (Iterable,))
+    fmt = check_format(input_format)
+    return rated(_records(grids, box_of(box), fmt), hierarchy_of(hierarchy, propagation),
+                 check_jobs(jobs), time_limit, with_solution, check, check_engine,
+                 check_choice("se", se, SE_DEPTHS))
+
+
 # --------------------------------------------------------------------------- explain
 
 
 def _walkthrough(grid: Any, hierarchy: HierarchyArg, max_level: int | None,
                  box: tuple[int, int] | str | None, input_format: str,
-                 moves: str | None, path: str = "patterns") -> tuple[Walkthrough, bool]:
+                 moves: str | None, path: str = DEFAULT_PATH) -> tuple[Walkthrough, bool]:
     from grader.explainer.core import ExplainError, walkthrough
     from grader.explainer.position import Position, apply_moves, check_position, parse_position
     from grader.strategy.engine import Engine
 
     _check_type(grid, "explain", (str, Grid, Board))
-    check_format(input_format, (*FORMATS, "pencil"))
+    check_format(input_format, INPUT_FORMATS)
     box = box_of(box)
     pencil = False
     if isinstance(grid, Board):
@@ -211,7 +291,7 @@ def _rules_up_to(rules_up_to: int | None, max_level: int | None) -> int | None:
 def explain(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
             max_level: int | None = None, *, rules_up_to: int | None = None,
             box: tuple[int, int] | str | None = None, input_format: str = "auto",
-            moves: str | None = None, path: str = "patterns") -> list[Step]:
+            moves: str | None = None, path: str = DEFAULT_PATH) -> list[Step]:
     """``explain GRID``: every step of the minimal-level strategy, in order.
 
     ``grid``: any one-grid text the command reads (pencil marks included), a
@@ -236,7 +316,7 @@ def explanation(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
                 max_level: int | None = None, *, rules_up_to: int | None = None,
                 box: tuple[int, int] | str | None = None, input_format: str = "auto",
                 moves: str | None = None, full_trace: bool = False,
-                path: str = "patterns", notation: str = "book") -> Explanation:
+                path: str = DEFAULT_PATH, notation: str = DEFAULT_NOTATION) -> Explanation:
     """``explain GRID -f json`` as its pydantic model (the arguments of
     :func:`explain`; ``full_trace`` as ``--full-trace``; ``notation="compact"``
     as ``--notation compact``: every sentence with ``r2c7<>38``, ``r4c9=8``)."""

@@ -1,6 +1,7 @@
 """``grader.rate_file``: ``grade FILE ...`` as an iterator of results, with the
 command's selection (``where``, levels, ``dedupe``) and order (``sort``,
-``top``); see :mod:`grader.api`."""
+``top``); ``grader.rate``: the same machinery over grids held in memory; see
+:mod:`grader.api`."""
 
 from __future__ import annotations
 
@@ -44,6 +45,26 @@ def graded(names: list[str], input_format: str, box: tuple[int, int] | None,
     recs = iter_sources(names, input_format, box, column)
     njobs, _ = plan_jobs(jobs)  # within the CPUs and the memory
     return _selected(_results(recs, cfg, njobs, seconds), selection, keep_columns, sort, top)
+
+
+def rated(recs: Iterator[Record], hierarchy: Hierarchy | None, jobs: int,
+          time_limit: float | None, with_solution: bool, check: bool,
+          check_engine: str | None, se: str) -> Iterator[GradeResult]:
+    """The results of ``recs`` (grids in memory, checked by :func:`grader.api.rate`),
+    in input order, by the pool of ``grade -j N``."""
+    from grader.bulk.capacity import plan_jobs
+    from grader.bulk.options import time_limit as seconds_or_none
+    from grader.bulk.task import GradeConfig
+    from grader.core.errors import ArgumentError
+
+    try:
+        seconds = seconds_or_none(time_limit)  # inf: no limit
+    except ValueError as e:
+        raise ArgumentError(f"time_limit: {e}") from None
+    cfg = GradeConfig(hierarchy=hierarchy, check=check, engine=check_engine,
+                      with_solution=with_solution, se=se)
+    njobs, _ = plan_jobs(jobs)  # within the CPUs and the memory
+    return (GradeResult(**d) for d, _, _ in _results(recs, cfg, njobs, seconds))
 
 
 def _selected(results: Iterator[tuple[Result, dict[str, str], str]], selection: Any,

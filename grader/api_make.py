@@ -173,7 +173,7 @@ def pair_generate(*, order: int = 3, seed: int | None = None, sat_solver: str | 
     except ValueError as e:
         raise ArgumentError(str(e)) from None
     seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
-    gen = make(PairGenerateOptions(order, seed, "line", False, sat_solver or DEFAULT_PAIR_SOLVER,
+    gen = make(PairGenerateOptions(order, seed, "text", False, sat_solver or DEFAULT_PAIR_SOLVER,
                                    stop_after))
     sym = gen.geo.symbols
 

@@ -4,14 +4,16 @@
   jsonl``, ``grade --output x.jsonl``); the model is
   :class:`~grader.strategy.grading.GradeResult`;
 - ``explain.schema.json``: the document of ``explain -f json``; the model is
-  :class:`~grader.explainer.model.Explanation`.
+  :class:`~grader.explainer.model.Explanation`;
+- ``solve.schema.json``: every record of ``solve -f jsonl`` (several grids);
+  the model is :class:`~grader.api.SolveReport`.
 
 Each record or document names the version it follows in its field
 ``schema`` (``sudoku-grader/grade/1``, ``sudoku-grader/explain/2``); the
 schema's ``$id`` ends with that version.  The project ships them in
 ``schemas/`` (``python -m grader.schemas`` writes them again; a test checks
-that they are current), and ``grade --schema`` / ``explain --schema`` print
-them.
+that they are current), and ``--schema`` prints them (``grade``, ``generate``:
+the grade records; ``explain``; ``solve``).
 """
 
 from __future__ import annotations
@@ -51,6 +53,26 @@ def explain_schema() -> dict[str, Any]:
                    "minimal-level strategy.  Fields may be added within a version.")
 
 
+#: the version of the solve records (they carry no ``schema`` field)
+SOLVE_SCHEMA = "sudoku-grader/solve/1"
+#: the fields every solve record has (``solution`` or ``solutions``, and
+#: ``stats``, depend on the request and the engine)
+SOLVE_REQUIRED = ("index", "line", "puzzle", "size", "engine", "verdict", "message", "count",
+                  "complete", "seconds")
+
+
+def solve_schema() -> dict[str, Any]:
+    """The schema of a ``solve -f jsonl`` record."""
+    from grader.api import SolveReport
+
+    body = SolveReport.model_json_schema(mode="serialization", by_alias=True)
+    framed = _framed(body, SOLVE_SCHEMA, "A record of solve -f jsonl: one grid's verdict "
+                     "and solution from an exact engine.  Fields may be added within a "
+                     "version.")
+    framed["required"] = list(SOLVE_REQUIRED)
+    return framed
+
+
 def _framed(body: dict[str, Any], version: str, description: str) -> dict[str, Any]:
     """``$schema``, ``$id`` and a description around a model's schema, where
     every field is required: the commands always write every field."""
@@ -63,7 +85,8 @@ def _framed(body: dict[str, Any], version: str, description: str) -> dict[str, A
 
 
 #: file name -> the function that makes it
-SCHEMAS = {"grade.schema.json": grade_schema, "explain.schema.json": explain_schema}
+SCHEMAS = {"grade.schema.json": grade_schema, "explain.schema.json": explain_schema,
+           "solve.schema.json": solve_schema}
 
 
 def schema_text(name: str) -> str:

@@ -19,7 +19,8 @@ from grader.core.geometry import ROW
 from grader.core.rule import Rule
 from grader.core.steps import Pattern, Step, absent_outside
 from grader.kernel.c import Family, NativeRule
-from rules.subsets import subsets_with_union
+
+from .subsets import subsets_with_union
 
 _FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 

@@ -27,6 +27,7 @@ from grader.core.geometry import values_of
 from grader.core.rule import Rule
 from grader.core.steps import Branch, Pattern, Step
 from grader.core.table import Family, NativeRule
+from grader.core.trial_text import assumed, teach_trial
 from grader.kernel import Kernel, default_kernel
 from grader.strategy.trials.branches import (
     UNRECORDED,
@@ -41,7 +42,6 @@ from grader.strategy.trials.branches import (
     trial_name,
 )
 from grader.strategy.trials.chains import Target
-from rules.trial_text import assumed, teach_trial
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 
@@ -264,7 +264,7 @@ class DisjunctiveConstruction(_Trial):
         how to build it (see :meth:`ReductioAdAbsurdum.choices`)."""
         done: set[Target] = set()
         for rules in self._phases():
-            for kind, where, alts, targets, dead in self._conclusions(board, rules):
+            for kind, where, alts, targets, dead, _ in self._conclusions(board, rules):
                 if all(t in done for t in targets):
                     continue
                 done.update(targets)
@@ -337,15 +337,29 @@ class DisjunctiveConstruction(_Trial):
             pattern=pattern, branches=branches, depth=self.depth)
         return replace(step, pattern_name=trial_name(self.depth, f"{kind} forcing chains"))
 
-    def _conclusions(self, board: Board, rules: Sequence[Rule],
+    def first_from(self, board: Board, start: int) -> tuple[Step, int] | None:
+        """For grading: the step of the first pivot at or after index
+        ``start`` that proves something, else of the first before it (the
+        scan wraps around), with the pivot's index; None when none does.
+        The strategy resumes each search where the last one found its step:
+        the pivots before it, which proved nothing there, seldom prove
+        something one step later.  Any step of the rule gives the same
+        level and depth (the closure does not depend on the order)."""
+        rules = self._phases()[-1]
+        for first in ((start, 0) if start else (0,)):
+            for kind, where, alts, targets, dead, idx in self._conclusions(board, rules, first):
+                return self._step(board, kind, where, alts, targets, dead, rules), idx
+        return None
+
+    def _conclusions(self, board: Board, rules: Sequence[Rule], start: int = 0,
                      ) -> Iterator[tuple[str, int, tuple[tuple[int, int], ...],
-                                         list[Target], int]]:
+                                         list[Target], int, int]]:
         """(pivot kind, cell or region, alternatives, conclusions, bitmask of
-        the alternatives that end in a contradiction) for each pivot, in pivot
-        order, whose branches agree on something."""
+        the alternatives that end in a contradiction, pivot index) for each
+        pivot from index ``start``, in pivot order, whose branches agree on
+        something."""
         hint = solution_hint(board)
         max_alt = int(self.context.options.get("max_alternatives", 2))
-        start = 0
         while True:
             hit = self.kernel.disjunction_first(board, rules, hint, max_alt, start)
             if hit is None:
@@ -361,8 +375,8 @@ class DisjunctiveConstruction(_Trial):
             if (kind == "place", cell, value) not in targets:  # pragma: no cover
                 raise RuntimeError("disjunctive construction: the kernel's search and the "
                                    "closures disagree; please report this grid")
-            yield (("cell", alts[0][0], alts, targets, dead) if region < 0
-                   else ("region", region, alts, targets, dead))
+            yield (("cell", alts[0][0], alts, targets, dead, idx) if region < 0
+                   else ("region", region, alts, targets, dead, idx))
             start = idx + 1
 
     @staticmethod

@@ -131,7 +131,7 @@ _legend = step_legend  # the older, private name
 def _trace(step: Step, nest: int = 0) -> str:
     """A trial's branches as nested lists of the recorded sub-steps (the
     ``--full-trace`` view); ``nest``: how many trials this one is nested in."""
-    from rules.chain_text import branch_end, branch_head, label
+    from grader.core.chain_text import branch_end, branch_head, label
 
     parts = ['<ul class="branches">']
     for i, b in enumerate(step.branches, start=1):
@@ -153,7 +153,7 @@ def _trace(step: Step, nest: int = 0) -> str:
 
 def _link(step: Step, link: Link, size_px: int, uid: str, nest: int = 0) -> str:
     from grader.core.phrases import effects
-    from rules.chain_text import label, uses_text
+    from grader.core.chain_text import label, uses_text
 
     sub = link.step
     eff = effects(step.geo, link.placements, link.eliminations)
@@ -173,7 +173,7 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
     that the page stays small) and written out, nested trials inside.
     ``uid``: a prefix for the ids of the drawings, unique in the page;
     ``nest``: how many trials this one is nested in (its assumptions' label)."""
-    from rules.chain_text import branch_head, chain_notation, end_text, ending, has_short, label
+    from grader.core.chain_text import branch_head, chain_notation, end_text, ending, has_short, label
 
     parts: list[str] = []
     for i, b in enumerate(step.branches, start=1):
@@ -214,7 +214,7 @@ def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
     out; ``full``: the whole recorded propagation instead of the chains.
     ``uid``: a prefix of the drawings' ids, unique in the page."""
     if step.branches:
-        from rules.trial_text import trial_parts
+        from grader.core.trial_text import trial_parts
 
         intro, outro = trial_parts(step)
         body = _trace(step) if full else _branches(step, board, size_px, uid)
@@ -243,7 +243,7 @@ def _nav(number: int, total: int) -> str:
 
 
 def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
-                full_trace: bool = False, notation: str = "book") -> str:
+                full_trace: bool = False, notation: str | None = None) -> str:
     """The page for a walkthrough (every step is computed).  ``full_trace``:
     trial branches as the whole recorded propagation, without chains;
     ``notation``: the sentences' (``book`` or ``compact``)."""

@@ -40,10 +40,17 @@ def has(board: Board, cell: int, d: int) -> bool:
 
 # -- links ----------------------------------------------------------------------
 def check_arc(board: Board, arc: Arc, grouped_box: bool = False) -> None:
-    """A link is what it claims on ``board``."""
+    """A link is what it claims on ``board``: a strong link's ends (two
+    candidates, or groups) are every place of the value in its unit (or the
+    two values of a bivalue cell); a weak link's ends all see each other (or
+    are two values of one cell).  ``grouped_box`` is kept for callers; a
+    grouped link names its groups (``a_group``, ``b_group``)."""
     (a, da), (b, db) = arc.a, arc.b
-    assert has(board, a, da) and has(board, b, db), f"{arc}: a candidate is not there"
-    if a == b:
+    ends_a, ends_b = arc.a_group or (a,), arc.b_group or (b,)
+    assert a in ends_a and b in ends_b, f"{arc}: an end's cell is not in its group"
+    assert all(has(board, c, da) for c in ends_a) and all(has(board, c, db) for c in ends_b), (
+        f"{arc}: a candidate is not there")
+    if a == b and not arc.grouped:
         assert da != db, f"{arc}: one candidate linked to itself"
         if arc.strong:
             assert board.cands[a] == (1 << (da - 1)) | (1 << (db - 1)), (
@@ -51,17 +58,16 @@ def check_arc(board: Board, arc: Arc, grouped_box: bool = False) -> None:
         return
     assert da == db, f"{arc}: two cells linked on different values"
     if not arc.strong:
-        assert sees(board, a, b), f"{arc}: weak link between cells that do not see each other"
+        assert all(sees(board, x, y) for x in ends_a for y in ends_b), (
+            f"{arc}: weak link between cells that do not see each other")
         return
     assert arc.unit >= 0, f"{arc}: a strong link without its unit"
+    unit_cells = set(board.geo.regions[arc.unit])
+    assert set(ends_a) | set(ends_b) <= unit_cells, f"{arc}: an end outside its unit"
     spots = places(board, arc.unit, da)
-    if grouped_box and kind(board, arc.unit) == BOX:
-        # a grouped strong link: the box's places lie on a's line or b's line
-        g = board.geo
-        ok = all(g.cell_row[c] == g.cell_row[a] or g.cell_col[c] == g.cell_col[b]
-                 for c in spots) or all(g.cell_col[c] == g.cell_col[a]
-                                        or g.cell_row[c] == g.cell_row[b] for c in spots)
-        assert ok, f"{arc}: the box's places are not on the two lines"
+    if arc.grouped:
+        assert set(spots) <= set(ends_a) | set(ends_b), (
+            f"{arc}: {da} has places {spots} in unit {arc.unit} outside the two groups")
         return
     assert sorted(spots) == sorted((a, b)), (
         f"{arc}: {da} has places {spots} in unit {arc.unit}, not just these two")

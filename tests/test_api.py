@@ -27,7 +27,7 @@ CAL = PUZZLES / "book-calibration.txt"
 PRESENTATION = {"--format", "--output", "--overwrite", "--quiet", "--color", "--version",
                 "--help", "--progress", "--summary", "--summary-only", "--plot", "--schema",
                 "--pretty", "--output-pretty", "--stats", "--grid", "--detail", "--step",
-                "--hint", "--list-rules", "--index", "--with-solution-text"}
+                "--hint", "--list-rules", "--index", "--with-solution-text", "--grids", "--log"}
 #: command -> (function, {option: keyword, or why the API has none})
 MIRROR: dict[str, tuple[Callable[..., object], dict[str, str]]] = {
     "grade": (grader.rate_file, {

@@ -49,7 +49,7 @@ def test_version_tells_the_accelerator_hierarchy_and_plugins(command: list[str])
     assert acc.startswith("accelerator: built, enabled" if native.available()
                           else "accelerator: ")
     assert "hierarchy: jussien: built-in" in p.stdout and "14 rules, levels 1-14" in p.stdout
-    assert "single-position = rules.singles:SinglePosition (sudoku-grader " in p.stdout
+    assert "single-position = grader.rules.singles:SinglePosition (sudoku-grader " in p.stdout
     assert wall < 30  # (the speed itself is measured by benchmarks, not here)
 
 
@@ -118,8 +118,8 @@ def test_explain_step_n_shows_that_step_with_its_board_and_reasoning(form: list[
     r = runner.invoke(app, ["explain", G, *form])
     assert r.exit_code == 0, r.output
     assert r.output.startswith("Step 2 · single position (hidden single) · level 1 · rule 2.1")
-    assert "(8, 6) <- 3" in r.output
-    assert "Look at column C6: 3 is not placed there yet." in r.output  # teach detail
+    assert "r8c6=3" in r.output  # the compact notation, the default
+    assert "Look at column 6: 3 is not placed there yet." in r.output  # teach detail
     assert r.output.count("┏") == 1  # the board before the step
     assert "Step 1 ·" not in r.output and "Step 3 ·" not in r.output
 

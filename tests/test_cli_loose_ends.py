@@ -60,7 +60,7 @@ def test_the_umbrella_names_the_subcommand() -> None:
     assert p.returncode == 2 and p.stderr == "pair generate: error: No such option: --bogus\n"
 
 
-@pytest.mark.parametrize("fmt", ["jsonl", "table"])
+@pytest.mark.parametrize("fmt", ["jsonl", "text"])
 def test_a_closed_pipe_exits_0_quietly(fmt: str) -> None:
     cmd = (f"'{BIN / 'grade'}' '{PUZZLES / 'se-easy-500.txt'}' -f {fmt} -j 1 | head -1 "
            "> /dev/null; echo ${PIPESTATUS[0]}")
@@ -76,7 +76,11 @@ def test_shell_completion_is_offered() -> None:
     p = subprocess.run(["bash", "-c", f"'{BIN / 'grade'}' --show-completion; exit $?"],
                        capture_output=True, text=True, timeout=scaled(120),
                        stdin=subprocess.DEVNULL)
-    assert p.returncode == 0 and "_GRADE_COMPLETE" in p.stdout, p.stderr
+    # one script for every command (grader.cli.completion), never bound to python
+    assert p.returncode == 0 and "_sudoku_grader_completion" in p.stdout, p.stderr
+    bound = p.stdout.strip().splitlines()[-1].split()
+    assert bound[-6:] == ["grader", "grade", "explain", "solve", "generate", "pair"]
+    assert "python" not in bound
 
 
 # -------------------------------------------------------------- missing extras

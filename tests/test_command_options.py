@@ -164,7 +164,10 @@ def test_explain_options_step_and_hint() -> None:
     pos, board = load(ExplainOptions(P))
     wt = walk(ExplainOptions(P), pos, board)
     first = wt.step(0)
-    assert first is not None and one["summary"] == first.summary()
+    # JSON writes the default notation (compact), the step itself the book's
+    from grader.explainer.notation import DEFAULT, shown
+
+    assert first is not None and one["summary"] == shown(first.summary(), DEFAULT)
     hint = json.loads(explain_text(ExplainOptions(P, fmt="json", hint="technique")))
     assert hint["level"] == "technique" and hint["hint"].startswith(f"Try {first.name}")
     total = len(json.loads(explain_text(ExplainOptions(P, fmt="json")))["steps"])

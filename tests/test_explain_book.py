@@ -16,7 +16,7 @@ from grader.explainer import ExplainError
 from grader.explainer.core import walkthrough
 from grader.formats import parse_grid_token
 from grader.strategy.engine import Engine
-from rules.trial_text import teach_trial
+from grader.core.trial_text import teach_trial
 
 FIG = book_figures()
 
@@ -153,7 +153,7 @@ def test_nested_trials_indent_deeper():
     """A trial inside a branch is expanded one level deeper (a constructed
     step: the data shape is what the engine produces at depth 2)."""
     from grader.core.steps import Branch, Conflict, Pattern
-    from rules.trial_text import INDENT, branch_lines
+    from grader.core.trial_text import INDENT, branch_lines
 
     inner_sub = grader.explain(FIG["fig2.2"]["puzzle"])[0]
     inner = Step("reductio-ad-absurdum", "reductio ad absurdum", 14, "reductio", (),

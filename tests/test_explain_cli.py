@@ -4,6 +4,7 @@ moves, the non-terminal --step walk, and clear errors."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import PUZZLES, book_figures
@@ -21,7 +22,13 @@ app = build_app()
 
 
 def run(*args: str, input: str | None = None):
-    return runner.invoke(app, ["explain", *args], input=input)
+    """``explain`` as these tests read it: the book's notation and every step in
+    full (``--notation book --grids all``) unless the test chooses (the default
+    is the compact notation and the step log: see the tests at the end)."""
+    extra = [] if any(a.startswith("--notation") for a in args) else ["--notation", "book"]
+    if not any(a in ("--grids", "--log") for a in args):
+        extra += ["--grids", "all"]
+    return runner.invoke(app, ["explain", *args, *extra], input=input)
 
 
 def candidate_string(board: Board) -> str:
@@ -123,8 +130,9 @@ def test_hint_levels_technique_where_full():
     where = ("Try single position (hidden single; rule 2.1, level 1): look at column C3: "
              "one value has a single possible cell there.")
     assert r.output.strip() == where
-    r = run(FIG21, "--hint", "vague")  # the old name of 'where'
-    assert r.exit_code == 0 and r.output.strip() == where
+    r = run(FIG21, "--hint", "vague")  # the old name of 'where': accepted, said deprecated
+    assert r.exit_code == 0 and r.stdout.strip() == where
+    assert "--hint vague is deprecated, use --hint where" in r.stderr
     r = run(FIG21, "--hint", "full")
     assert "Step 1 · single position" in r.output
     assert "Look at column C3" in r.output and "(8, 3) <- 4" in r.output
@@ -252,7 +260,8 @@ def test_help_documents_every_option():
 def test_readme_explanations_are_the_programs_output(path, index, number):
     """The explaining guide's four examples (a single, a subset, a fish, a trial) are
     what `explain ... --detail teach --no-grid` prints for that step."""
-    r = run(str(PUZZLES / path), "--index", str(index), "--detail", "teach", "--no-grid")
+    r = run(str(PUZZLES / path), "--index", str(index), "--detail", "teach", "--no-grid",
+            "--notation", "compact")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     start = next(i for i, ln in enumerate(lines) if ln.startswith(f"Step {number} · "))
@@ -268,8 +277,39 @@ def test_readme_hint_example_is_true():
 
     readme = (PUZZLES.parent / "docs" / "explain.md").read_text(encoding="utf-8")
     pattern = next(s for s in grader.explain(FIG["fig6.2"]["puzzle"]) if s.se is not None)
-    tech, where, full = (hint(pattern, lv) for lv in HINT_LEVELS)
+    tech, where, full = (hint(pattern, lv, notation="compact") for lv in HINT_LEVELS)
     assert f"# {tech}\n" in readme
     assert f"# {where}\n" in readme or f"# {where[:90]} ...\n" in readme
     assert f"# {full.splitlines()[0]}   (then" in readme
     assert "\n".join("  " + ln for ln in full.splitlines()[1:]) in readme
+
+
+# -- the defaults: the compact notation, the step log, the hardest step in full --
+def test_the_default_text_is_the_step_log_and_the_hardest_step():
+    r = runner.invoke(app, ["explain", FIG["fig6.2"]["puzzle"]])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "Step log"
+    log = lines[2:lines.index("", 2)]
+    assert log and all(len(ln) <= 120 for ln in log)
+    assert all(re.match(r"^ *\d+ ", ln) for ln in log)
+    assert "The hardest step (" in r.output
+    assert "(1, " not in r.output and "<-" not in r.output  # one notation: compact
+    assert " R1" not in r.output and "block B" not in r.output
+
+
+def test_log_alone_and_grids_choices():
+    grid = FIG["fig6.2"]["puzzle"]
+    log = runner.invoke(app, ["explain", grid, "--log"]).output.splitlines()
+    assert log[0] == "Step log" and "The hardest step" not in "\n".join(log)
+    steps = log[2:log.index("", 2)]
+    expert = runner.invoke(app, ["explain", grid, "--grids", "expert", "--no-grid"]).output
+    every = runner.invoke(app, ["explain", grid, "--grids", "all", "--no-grid"]).output
+    assert every.count("\nStep ") + every.startswith("Step ") == len(steps)
+    assert 0 < expert.count("\nStep ") < len(steps)
+
+
+def test_the_book_notation_throughout():
+    r = runner.invoke(app, ["explain", FIG["fig6.2"]["puzzle"], "--notation", "book", "--log"])
+    assert r.exit_code == 0, r.output
+    assert not re.search(r"\br\d+c\d+", r.output), r.output

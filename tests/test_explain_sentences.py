@@ -226,9 +226,9 @@ def test_a_repeated_clause_is_found() -> None:
 def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """The issue's 'no contradiction: the assumption itself gives (1, 4) <- 9',
     in a constructed step whose branch end says so."""
-    import rules.chain_text as trials
+    import grader.core.chain_text as trials
     from grader.core.steps import Branch, Conflict, Pattern
-    from rules.trials import DisjunctiveConstruction
+    from grader.rules.trials import DisjunctiveConstruction
 
     c14, c15 = 3, 4  # (1, 4), (1, 5)
     step = Step("disjunctive-construction", "disjunctive construction", 13,

@@ -20,8 +20,8 @@ def spawn(*args: str) -> pexpect.spawn:
     cmd = str(exe) if exe.exists() else shutil.which("explain")
     if cmd is None:
         pytest.skip("the explain console script is not installed")
-    return pexpect.spawn(cmd, list(args), dimensions=(60, 120), encoding="utf-8",
-                         timeout=scaled(30),
+    return pexpect.spawn(cmd, [*args, "--notation", "book"], dimensions=(60, 120),
+                         encoding="utf-8", timeout=scaled(30),
                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin",
                               "COLUMNS": "120", "LINES": "60"})
 

@@ -77,3 +77,17 @@ def test_the_allow_list_only_holds_what_is_still_over(rel: str) -> None:
     over = _over().get(rel, {})
     stale = sorted(ALLOWED[rel] - set(over))
     assert not stale, f"{rel}: {', '.join(stale)} no longer over the limit: remove from ALLOWED"
+
+
+def test_the_techniques_install_under_the_projects_own_name(tmp_path: Path) -> None:
+    """The top-level rules/ folder installs as grader.rules: outside the checkout,
+    ``import rules`` finds nothing of this project's (another project's "rules"
+    can neither shadow nor break ours) and the built-in rules load from grader.rules."""
+    import subprocess
+    import sys
+
+    code = ("import importlib.util, grader.rules.fish as f\n"
+            "print(importlib.util.find_spec('rules') is None, f.Fish.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out == ["True", "grader.rules.fish"]

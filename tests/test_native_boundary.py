@@ -19,7 +19,7 @@ from grader.kernel.c import Family, NativeBuildError, NativeRule, NativeRuleErro
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import RuleSpec
 from grader.strategy.propagate import KernelDisagreement, next_step_of
-from rules.fish import Fish
+from grader.rules.fish import Fish
 
 pytestmark = pytest.mark.kernel
 

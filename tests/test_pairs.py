@@ -185,6 +185,6 @@ def test_pair_generate_timeout_keeps_a_unique_pair() -> None:
     full = generate_pair(3, seed=1)
     assert full.complete and full.givens < 162
     res = CliRunner().invoke(build_app(), ["pair", "generate", "--seed", "1", "--timeout",
-                                           "0", "-f", "line"])
+                                           "0", "-f", "text"])
     assert res.exit_code == 1
     assert "some givens were not tried for removal" in res.stderr

@@ -124,7 +124,7 @@ def test_builtin_rules_come_from_the_entry_point_group() -> None:
     assert {"single-position", "single-candidate", "candidate-lines", "multiple-lines",
             "naked-subset", "hidden-subset", "fish", "disjunctive-construction",
             "reductio"} <= set(found)
-    assert found["fish"].__module__ == "rules.fish"
+    assert found["fish"].__module__ == "grader.rules.fish"
 
 
 def test_a_third_party_rule_is_discovered(xy_site: Path) -> None:
@@ -244,7 +244,7 @@ def test_a_broken_plugin_that_is_used_gives_a_clear_cli_error(site: Path,
 
 PLUGIN_FAULTS = '''
 from grader import Rule, Pattern
-from rules.subsets import NakedSubset
+from grader.rules.subsets import NakedSubset
 
 
 class Crashing(Rule):
@@ -572,7 +572,7 @@ def test_a_plugin_named_like_a_builtin_stops_the_command_naming_both(
     for command in (["grade", G], ["explain", G], ["generate", "-n", "1", "--seed", "1"]):
         res = CliRunner().invoke(build_app(), command)
         assert res.exit_code == 2, (command, res.output)
-        assert "sudoku-grader (rules.fish:Fish)" in res.output, res.output
+        assert "sudoku-grader (grader.rules.fish:Fish)" in res.output, res.output
         assert "fake-sudoku-evil (fake_sudoku_evil:XYWing)" in res.output
     f = write_hierarchy(tmp_path, """
         extends = "default"

@@ -17,7 +17,7 @@ from grader.formats import parse_grid_token
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import RuleSpec, default_hierarchy
 from grader.strategy.plugins import rule_class
-from rules.singles import SinglePosition
+from grader.rules.singles import SinglePosition
 
 G = "...1.5.9..23...7..1..2......9....8..2...1...7..1....6......6..9..9...43..7.5.4..."
 

@@ -25,7 +25,7 @@ from grader.kernel import c as native
 from grader.kernel import solve
 from grader.strategy.engine import Engine
 from grader.strategy.trials.chains import build_chain, holds, support
-from rules.trial_text import chain_notation
+from grader.core.trial_text import chain_notation
 
 
 def top1465(line: int) -> str:

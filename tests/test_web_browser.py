@@ -108,7 +108,8 @@ def test_paste_step_undo_and_each_hint(page: Page) -> None:
     expect(page.locator("#hint")).to_contain_text("look at")
     page.click("#hint-full")
     expect(page.locator("#hint .full h2")).to_contain_text("Step 4/52")
-    expect(page.locator("#hint .full svg[role=img]")).to_have_count(1)
+    expect(page.locator("#hint .full svg[role=img]")).to_have_count(0)  # on the board
+    expect(page.locator("#board > svg title")).to_contain_text("=>")  # the hint's step
     page.click("#redo")
     at_step(page, 4)
     page.reload()  # the URL holds the grid and the step
@@ -218,4 +219,133 @@ def test_phone_width_and_keys(browser, server) -> None:
         assert label.strip(), control
     assert re.search(r"Place \d", page.locator("#pad-values button").first.get_attribute(
         "aria-label") or "")
+    context.close()
+
+
+# -- issue 42: what a player sees ------------------------------------------------
+def test_a_full_hint_is_written_once_on_its_own_board(page: Page) -> None:
+    open_grid(page, EASY)
+    page.click("#next")
+    at_step(page, 1)
+    page.click("#hint-full")
+    expect(page.locator("#hint .full h2")).to_contain_text("Step 2/52")
+    hint = page.locator("#hint").inner_text()
+    summary = page.locator("#hint .full .summary").inner_text()
+    assert hint.count(summary) == 1  # written once
+    # the board shows the hint's step, not the highlight of step 1
+    title = page.locator("#board > svg title").text_content()
+    assert title == summary, (title, summary)
+
+
+def test_undo_clears_the_message_of_a_move(page: Page) -> None:
+    open_grid(page, EASY)
+    right = candidate_of(EASY, (1, 3), wrong=False)
+    click_board(page, 1, 3)
+    click_board(page, 1, 3, right)
+    expect(page.locator("#message")).to_contain_text(f"Move r1c3={right} made")
+    page.click("#undo")
+    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#moves-text")).to_have_text("none yet")
+
+
+def test_the_step_log_is_labelled_and_jumps_to_a_step(page: Page) -> None:
+    page.goto(page.base)  # DEPTH1: a skyscraper on the pattern path
+    expect(page.locator("#count")).to_have_text("(58)")
+    first = page.locator("#steps button").first
+    expect(first.locator(".rate")).to_have_text("level 1")  # labelled
+    sky = page.locator("#steps button", has_text="skyscraper")
+    expect(sky.locator(".rate")).to_have_text(re.compile(r"^SE \d\.\d$"))
+    sky.click()
+    number = sky.get_attribute("data-n")
+    at_step(page, int(number or 0))
+    meta = page.locator("#text h2 .meta").inner_text()
+    assert meta.startswith("SE ") and "level 13" not in meta
+    assert "(1, " not in page.locator("#text").inner_text()  # one notation: compact
+
+
+def test_the_digit_filter_and_colouring_by_hand(page: Page) -> None:
+    open_grid(page, EASY)
+    page.select_option("#filter", "2")
+    svg = page.locator("#board > svg")
+    expect(svg).to_have_class(re.compile("filtered"))
+    assert page.locator("#board g.overlay.filter circle").count() > 0
+    page.click("#next")  # the filter stays on from step to step
+    expect(page.locator("#board > svg")).to_have_class(re.compile("filtered"))
+    page.select_option("#filter", "")
+    expect(page.locator("#board g.overlay.filter")).to_have_count(0)
+    page.click("#paints button[data-colour='#b2f2bb']")
+    click_board(page, 5, 5)
+    click_board(page, 1, 1)
+    expect(page.locator("#board g.colours rect")).to_have_count(2)
+    page.click("#next")  # the colours stay on the board
+    expect(page.locator("#board g.colours rect")).to_have_count(2)
+    click_board(page, 1, 1)  # a second click clears the cell
+    expect(page.locator("#board g.colours rect")).to_have_count(1)
+    page.click("#paint-clear")
+    expect(page.locator("#board g.colours rect")).to_have_count(0)
+
+
+def test_givens_entered_on_a_board(page: Page) -> None:
+    page.goto(page.base + "?grid=")
+    page.click("#edit-givens")
+    expect(page.locator("#editor")).to_be_visible()
+    page.locator("#editor-grid").focus()
+    for ch in EASY:  # a digit fills the cell and moves on; an arrow skips an empty one
+        page.keyboard.press(ch if ch != "." else "ArrowRight")
+    expect(page.locator("#editor-count")).to_have_text(
+        f"{sum(ch != '.' for ch in EASY)} givens")
+    page.click("#editor-use")
+    expect(page.locator("#rating")).to_contain_text("Level 1")
+    assert page.input_value("#grid") == EASY
+
+
+def test_step_controls_stay_beside_the_board_at_390(browser, server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server.url + "?grid=" + quote(EASY))
+    expect(page.locator("#board > svg")).to_be_visible()
+    board = page.locator("#board").bounding_box()
+    step = page.locator("#next").bounding_box()
+    pad = page.locator("#pad").bounding_box()
+    assert board and step and pad
+    assert step["y"] < pad["y"]  # above the number pad
+    assert 0 <= step["y"] - (board["y"] + board["height"]) < 80  # right under the board
+    # the board and the Step button fit on one screen: stepping, the board stays in view
+    assert step["y"] + step["height"] - board["y"] < 844
+    context.close()
+
+
+def test_the_first_step_comes_before_the_whole_path(page: Page) -> None:
+    """The page asks for the frame first (a walk up to it only), then the
+    whole path; the seconds spent show while it works."""
+    calls: list[str] = []
+    page.on("request", lambda r: calls.append(r.url.rsplit("/", 1)[-1])
+            if "/api/" in r.url else None)
+    page.goto(page.base)  # DEPTH1, the server's grid
+    expect(page.locator("#board > svg")).to_be_visible()
+    at_step(page, 0)
+    expect(page.locator("#count")).to_have_text("(58)")
+    assert calls[0] == "step" and "explain" in calls, calls
+
+
+def test_a_grid_of_se_9_gives_its_first_step_without_a_timeout(browser, server) -> None:
+    """The frame asked for is a walk up to it only: a grid of SE 9.0
+    (puzzles/se-rated-9758.txt) shows its first step long before the whole
+    path is walked, whatever the server's time limit (the whole path may
+    still pass it on a loaded machine: the page then says so and steps on)."""
+    hard = "900500007040060090003009500005000001060000080200000700006700100090020060800003004"
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    answers: list[tuple[str, int]] = []
+    page.on("response", lambda r: answers.append((r.url.rsplit("/", 1)[-1], r.status))
+            if "/api/" in r.url else None)
+    page.goto(server.url + "?grid=" + hard)
+    expect(page.locator("#board > svg")).to_be_visible()
+    page.click("#next")
+    at_step(page, 1)
+    expect(page.locator("#text h2")).to_contain_text("Step 1")
+    assert all(status == 200 for name, status in answers if name == "step"), answers
     context.close()

@@ -25,7 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def server():
-    with Server("--jobs", "2") as s:
+    # 50 explanations at once queue for a while on a loaded 2-core machine: more
+    # than the default 30 s may pass before the last one gets a worker
+    with Server("--jobs", "2", "--queue-time", "300") as s:
         yield s
 
 

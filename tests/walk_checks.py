@@ -42,7 +42,7 @@ from grader.explainer.html import render_html
 from grader.explainer.markdown import render_markdown
 from grader.explainer.names import beside
 from grader.explainer.render import body_lines, header
-from rules.chain_text import chain_notation
+from grader.core.chain_text import chain_notation
 
 #: The names of the book's techniques and those players give them.
 TECHNIQUES = (
@@ -157,7 +157,7 @@ def short_problems(step: Step, b: Branch) -> Iterator[str]:
     text = chain_notation(step, b)
     links = {k.index: k for k in b.chain.links}
     index = {"": -1}
-    from rules.chain_text import fact_notation, link_notation
+    from grader.core.chain_text import fact_notation, link_notation
 
     index[fact_notation(step.geo, b.cell, b.value, True)] = 0
     for k in b.chain.links:

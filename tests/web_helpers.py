@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,18 @@ EASY_SOLUTION = "642579831159438276378216954536827149481965327297341685865792413
 DEPTH1 = ".....4.78.5.9.64....9..862..96...3....2.6.7......9..5...4.7.......6.3.....7..2.9."
 #: the first grid of the hardest database: trials nested to depth 2 (about a second)
 DEPTH2 = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3"
+
+#: a minimal 16x16 (tests/data/engines-16x16-minimal.txt): its path takes
+#: more than 30 s to walk (measured on the 2-core development machine)
+SLOW16 = (ROOT / "tests" / "data" / "engines-16x16-minimal.txt").read_text(
+    encoding="utf-8").split("\n")[1].split()[0]
+
+
+def slow_grid(k: int) -> str:
+    """:data:`SLOW16` with its symbols shifted by ``k``: another grid as slow."""
+    symbols = "123456789ABCDEFG"
+    return "".join(ch if ch == "." else symbols[(symbols.index(ch) + k) % 16] for ch in SLOW16)
+
 
 #: how the browser tests start Chromium (the system's, never a downloaded one)
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -51,25 +64,41 @@ class Server:
     """``python -m grader serve ARGS`` in a process of its own, on a free port
     of the loopback; ``url`` once it listens."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, files: int | None = None) -> None:
         self.args = args
+        self.files = files  # the server's limit of open files (RLIMIT_NOFILE), if given
         self.url = ""
         self.proc: subprocess.Popen[str] | None = None
+
+    def _limit(self) -> None:
+        import resource
+
+        if self.files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def __enter__(self) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen([sys.executable, "-m", "grader", "serve", *self.args],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     cwd=ROOT, env=env)
+                                     cwd=ROOT, env=env,
+                                     preexec_fn=self._limit if self.files else None)
         lines: queue.Queue[str] = queue.Queue()
         out = self.proc.stdout
         assert out is not None
         threading.Thread(target=lambda: [lines.put(ln) for ln in out], daemon=True).start()
-        try:
-            line = lines.get(timeout=120)
-        except queue.Empty:
-            self.__exit__()
-            raise RuntimeError("the server did not start within 120 s") from None
+        end = time.monotonic() + 120
+        line = ""
+        while not line:  # polled: a server that exits at once is said at once
+            try:
+                line = lines.get(timeout=0.2)
+            except queue.Empty:
+                if self.proc.poll() is not None:
+                    err = self.proc.stderr.read() if self.proc.stderr else ""
+                    raise RuntimeError(f"the server exited ({self.proc.returncode}): {err}") \
+                        from None
+                if time.monotonic() > end:
+                    self.__exit__()
+                    raise RuntimeError("the server did not start within 120 s") from None
         found = re.search(r"http://\S+", line)
         if not found:
             err = self.proc.stderr.read() if self.proc.stderr else ""

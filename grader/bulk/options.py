@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from grader.bulk.choices import FORMAT_ALIASES, OUTPUT_FORMATS
 from grader.bulk.where import Where, WhereError
 from grader.core.errors import GraderError
 from grader.strategy.hierarchy import Hierarchy
+from grader.strategy.serate.settings import DEFAULT_SE, SE_DEPTHS
 
-#: Output formats of ``--format`` (table: a panel for one grid).
-OUTPUT_FORMATS = ("table", "jsonl", "csv")
+__all__ = ["FORMAT_ALIASES", "OUTPUT_FORMATS", "GradeOptions", "GradeUsageError"]
 
 
 class GradeUsageError(GraderError, ValueError):
@@ -33,7 +34,7 @@ class GradeOptions:
     """``grade FILE ...``'s options, parsed (names as on the command line)."""
 
     inputs: Sequence[str] = ()
-    output_format: str | None = None  # --format: table, jsonl, csv (None: by the output)
+    output_format: str | None = None  # --format: text, jsonl, csv (None: by the output)
     input_format: str = "auto"
     box: str | None = None
     hierarchy: Hierarchy | None = None  # --hierarchy, --propagation: the table, loaded
@@ -60,7 +61,7 @@ class GradeOptions:
     keep_columns: bool = False
     dask: str | None = None
     quiet: bool = False
-    se: str = "fast"  # --se: how deep the estimate searches nested chains
+    se: str = DEFAULT_SE  # --se: how deep the estimate searches nested chains
 
     @property
     def njobs(self) -> int:
@@ -112,13 +113,14 @@ def check(opts: GradeOptions) -> tuple[tuple[int, int] | None, Where | None]:
         raise GradeUsageError(str(e)) from None
     if opts.jobs < 0:
         raise GradeUsageError(f"--jobs {opts.jobs}: give a number of processes, or 0 for all cores")
-    if opts.output_format is not None and opts.output_format not in OUTPUT_FORMATS:
+    if opts.output_format is not None and opts.output_format not in (*OUTPUT_FORMATS,
+                                                                     *FORMAT_ALIASES):
         raise GradeUsageError(f"--format {opts.output_format!r}: choose from "
                          f"{', '.join(OUTPUT_FORMATS)}")
     if opts.quiet and opts.progress:
         raise GradeUsageError("--quiet and --progress contradict each other")
-    if opts.se not in ("fast", "full"):
-        raise GradeUsageError(f"--se {opts.se!r}: choose from fast, full")
+    if opts.se not in SE_DEPTHS:
+        raise GradeUsageError(f"--se {opts.se!r}: choose from {', '.join(SE_DEPTHS)}")
     _check_output(opts)
     if opts.sort is not None and opts.sort not in SORT_KEYS:
         raise GradeUsageError(f"--sort {opts.sort!r}: choose from {', '.join(SORT_KEYS)}")

@@ -183,6 +183,16 @@ class Deadline:
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.tid),
                                                            ctypes.py_object(GridTimeout))
 
+    def interrupt(self) -> bool:
+        """End the run under way now, as if its deadline had come (its ``fn``
+        raises :class:`GridTimeout`); False when none is under way."""
+        with self.cond:
+            if self.expiry is None:
+                return False
+            self.expiry = running()
+            self.cond.notify()
+            return True
+
     def run(self, fn: Callable[[], Result], seconds: float | None) -> Result:
         """``fn()``, or :class:`GridTimeout` after ``seconds`` (None, ``inf`` or a
         year and more: no limit)."""

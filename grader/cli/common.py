@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -21,18 +21,53 @@ if TYPE_CHECKING:
     from grader.strategy.hierarchy import Hierarchy
 
 
-class InputFormat(StrEnum):
-    """``--input-format`` of the commands that read grids (see grader.formats)."""
-
-    auto = "auto"
-    line = "line"
-    nt = "nt"
-    block = "block"
-    csv = "csv"
-    jsonl = "jsonl"
+def choices(name: str, values: tuple[str, ...], aliases: Mapping[str, str] | None = None) -> Any:
+    """The typer choice (a ``StrEnum``) of an option whose choices the layer that
+    owns it declares once (``values``, a tuple there); ``aliases``: old names
+    still accepted (see :func:`renamed`), never listed: give the option
+    ``metavar=metavar(values)``."""
+    return StrEnum(name, [(v, v) for v in (*values, *(aliases or {}))])
 
 
-assert tuple(f.value for f in InputFormat) == FORMATS
+def metavar(values: tuple[str, ...]) -> str:
+    """How help lists an option's choices: ``text|jsonl|csv``."""
+    return "|".join(values)
+
+
+def listed(values: tuple[str, ...]) -> Any:
+    """Shell completion of an option with old names: the listed choices only."""
+
+    def complete(incomplete: str) -> list[str]:
+        return [v for v in values if v.startswith(incomplete)]
+
+    return complete
+
+
+def renamed(option: str, aliases: Mapping[str, str]) -> Any:
+    """The callback of an option with old names for some choices: an old name
+    says so in one line on standard error and stands for its new name."""
+
+    def callback(value: Any) -> Any:
+        if value is None:
+            return value
+        new = aliases.get(str(value))
+        if new is None:
+            return str(value)
+        warn(f"{option} {value} is deprecated, use {option} {new} "
+             f"(the old name goes in {DEPRECATED_UNTIL})")
+        return new
+
+    return callback
+
+
+if TYPE_CHECKING:
+    InputFormat = str
+else:
+    #: ``--input-format`` of the commands that read grids (:data:`grader.formats.FORMATS`)
+    InputFormat = choices("InputFormat", FORMATS)
+
+#: The release that drops the deprecated spellings (kept for one release).
+DEPRECATED_UNTIL = "0.3.0"
 
 #: Exit status: every grid ok / some grid not ok / usage error or unreadable input.
 EXIT_OK, EXIT_NOT_OK, EXIT_USAGE = 0, 1, 2

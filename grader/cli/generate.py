@@ -10,9 +10,8 @@ import multiprocessing
 import sys
 import threading
 import time
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 from rich.markup import escape
@@ -23,9 +22,13 @@ from grader.cli.common import (
     EXIT_OK,
     box_option,
     check_plugins,
+    choices,
     err,
     fail,
     hierarchy_option,
+    listed,
+    metavar,
+    renamed,
     sigterm_as_interrupt,
 )
 from grader.cli.options import (
@@ -33,6 +36,7 @@ from grader.cli.options import (
     Color,
     ColorOpt,
     DeprecatedRunTimeoutOpt,
+    GenerateSchemaOpt,
     HierarchyOpt,
     JobsOpt,
     OutputOpt,
@@ -50,6 +54,7 @@ from grader.formats import InputError
 from grader.formats.files import finish_output, open_output
 from grader.generator import Generated, GenerationError, TargetError, Task
 from grader.generator.climb import Counters
+from grader.generator.output import DEFAULT_FORMAT, FORMAT_ALIASES, OUTPUT_FORMATS
 from grader.generator.request import (
     GenerateOptions,
     Outcome,
@@ -61,28 +66,19 @@ from grader.generator.request import (
     summary,
     write_daily_pack,
 )
+from grader.generator.search import METHODS
+from grader.generator.symmetry import SYMMETRIES
 
 __all__ = ["GenerateOptions", "generate_command", "narrow_all", "read_like"]
 
-class Symmetry(StrEnum):
-    none = "none"
-    central = "central"
-    diagonal = "diagonal"
-    mirror = "mirror"
-
-
-class Method(StrEnum):
-    guided = "guided"
-    top_down = "top-down"
-    bottom_up = "bottom-up"
-
-
-class OutFormat(StrEnum):
-    line = "line"
-    nt = "nt"
-    block = "block"
-    csv = "csv"
-    jsonl = "jsonl"
+if TYPE_CHECKING:
+    Symmetry = str
+    Method = str
+    OutFormat = str
+else:  # the choices as grader.generator declares them (old names: not listed)
+    Symmetry = choices("Symmetry", SYMMETRIES)
+    Method = choices("Method", METHODS)
+    OutFormat = choices("OutFormat", OUTPUT_FORMATS, FORMAT_ALIASES)
 
 
 RatingOpt = Annotated[str | None, typer.Option(
@@ -138,10 +134,12 @@ MethodOpt = Annotated[Method, typer.Option(
          "add givens until unique). The hard search (--level 14, --depth 2, --like) "
          "climbs instead.")]
 OutFormatOpt = Annotated[OutFormat, typer.Option(
-    "--format", "-f", help="line (with a # comment), nt, block, csv or jsonl "
-                           "(the grade contract plus the solution).")]
+    "--format", "-f", metavar=metavar(OUTPUT_FORMATS), callback=renamed("--format", FORMAT_ALIASES),
+    autocompletion=listed(OUTPUT_FORMATS),
+    help="text (a grid a line, with a # comment), nt, block, csv or jsonl "
+         "(the grade contract plus the solution).")]
 WithSolutionOpt = Annotated[bool, typer.Option(
-    "--with-solution", help="Also write each solution (line and nt formats; "
+    "--with-solution", help="Also write each solution (text and nt formats; "
                             "csv and jsonl always have it).")]
 PackOpt = Annotated[Path | None, typer.Option(
     "--pack", metavar="DIR",
@@ -162,14 +160,15 @@ def generate_command(
     rating: RatingOpt = None, level: LevelOpt = None, depth: DepthOpt = None,
     score: ScoreOpt = None, like: LikeOpt = None, count: NumberOpt = 1,
     count_alias: CountAliasOpt = None, size: SizeOpt = 9, box: BoxOpt = None,
-    symmetry: SymmetryOpt = Symmetry.none, minimal: MinimalOpt = False,
+    symmetry: SymmetryOpt = "none", minimal: MinimalOpt = False,
     min_givens: MinGivensOpt = None, max_givens: MaxGivensOpt = None, seed: SeedOpt = None,
-    method: MethodOpt = Method.guided, jobs: JobsOpt = 0, timeout: StopAfterOpt = None,
+    method: MethodOpt = METHODS[0], jobs: JobsOpt = 0, timeout: StopAfterOpt = None,
     old_timeout: DeprecatedRunTimeoutOpt = None,
-    output_format: OutFormatOpt = OutFormat.line, output: OutputOpt = None,
+    output_format: OutFormatOpt = DEFAULT_FORMAT, output: OutputOpt = None,
     overwrite: OverwriteOpt = False, with_solution: WithSolutionOpt = False,
     pack: PackOpt = None, hierarchy: HierarchyOpt = None, progress: ProgressOpt = None,
     quiet: QuietOpt = False, color: ColorOpt = Color.auto, version: VersionOpt = None,
+    schema: GenerateSchemaOpt = None,
 ) -> None:
     """Make new grids with exactly one solution, at the rating you ask for.
 
@@ -181,10 +180,10 @@ def generate_command(
     opts = GenerateOptions(
         rating=rating, level=level, depth=depth, score=score, like=like,
         number=count_alias if count_alias is not None else count, size=size,
-        box=box_option(box), symmetry=symmetry.value, minimal=minimal, min_givens=min_givens,
-        max_givens=max_givens, seed=seed, method=method.value, jobs=job_count(jobs, quiet),
+        box=box_option(box), symmetry=str(symmetry), minimal=minimal, min_givens=min_givens,
+        max_givens=max_givens, seed=seed, method=str(method), jobs=job_count(jobs, quiet),
         timeout=timeout if timeout is not None else old_timeout,
-        output_format=output_format.value, with_solution=with_solution,
+        output_format=str(output_format), with_solution=with_solution,
         pack=pack, hierarchy=h, hierarchy_file=hierarchy)
     try:
         plan = prepare(opts)

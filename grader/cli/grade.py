@@ -7,19 +7,22 @@ is implemented in :mod:`grader.bulk` (see docs/architecture.md)."""
 from __future__ import annotations
 
 import tomllib
-from enum import StrEnum
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from grader.bulk.choices import FORMAT_ALIASES, OUTPUT_FORMATS
 from grader.cli.common import (
-    InputFormat,
+    choices,
     err,
     fail,
     hierarchy_option,
+    listed,
+    metavar,
     out,
+    renamed,
     sigterm_as_interrupt,
 )
 from grader.cli.options import (
@@ -36,6 +39,7 @@ from grader.cli.options import (
     seconds_or_none,
 )
 from grader.core.fields import WHERE_FIELDS
+from grader.strategy.serate.settings import DEFAULT_SE, SE_DEPTHS
 
 if TYPE_CHECKING:
     from grader.bulk.options import GradeOptions
@@ -43,10 +47,12 @@ if TYPE_CHECKING:
 __all__ = ["OutputFormat", "grade_command"]
 
 
-class OutputFormat(StrEnum):
-    table = "table"
-    jsonl = "jsonl"
-    csv = "csv"
+if TYPE_CHECKING:
+    OutputFormat = str
+    SeChoice = str
+else:  # the choices as grader.bulk declares them, the old names accepted, not listed
+    OutputFormat = choices("OutputFormat", OUTPUT_FORMATS, FORMAT_ALIASES)
+    SeChoice = choices("SeChoice", SE_DEPTHS)
 
 
 InputsArg = Annotated[list[str] | None, typer.Argument(
@@ -55,7 +61,11 @@ InputsArg = Annotated[list[str] | None, typer.Argument(
         show_default=False)]
 
 OutputFormatArg = Annotated[OutputFormat | None, typer.Option(
-        "--format", "-f", help="table (a panel for one grid), jsonl or csv.")]
+        "--format", "-f", metavar=metavar(OUTPUT_FORMATS), show_default="text on a terminal, "
+        "else by the --output file's suffix or text",
+        callback=renamed("--format", FORMAT_ALIASES),
+        autocompletion=listed(OUTPUT_FORMATS),
+        help="text (a table; a panel for one grid), jsonl or csv.")]
 
 ListRulesArg = Annotated[bool, typer.Option(
         "--list-rules",
@@ -73,8 +83,8 @@ PropagationArg = Annotated[str | None, typer.Option(
         help="What trials apply inside branches: all (every rule below the trials) or "
              "singles.")]
 
-SeArg = Annotated[str, typer.Option(
-        "--se", metavar="fast|full",
+SeArg = Annotated[SeChoice, typer.Option(
+        "--se", metavar=metavar(SE_DEPTHS),
         help="How deep `se` searches Sudoku Explainer's nested chains: fast (up to the "
              "dynamic forcing chains (+); a position that needs more is rated at the next "
              "level's base, 9.5, and ends the walk) or full (every level, as Sudoku "
@@ -199,9 +209,9 @@ DaskArg = Annotated[str | None, typer.Option(
 
 def grade_command(
     inputs: InputsArg = None, output_format: OutputFormatArg = None,
-    input_format: InputFormatOpt = InputFormat.auto, box: BoxOpt = None,
+    input_format: InputFormatOpt = "auto", box: BoxOpt = None,
     hierarchy: HierarchyOpt = None, list_rules: ListRulesArg = False,
-    strict: StrictArg = False, propagation: PropagationArg = None, se: SeArg = "fast",
+    strict: StrictArg = False, propagation: PropagationArg = None, se: SeArg = DEFAULT_SE,
     column: ColumnOpt = None,
     with_solution: WithSolutionArg = False, check: CheckArg = False,
     check_engine: CheckEngineArg = None, jobs: JobsArg = 0, time_limit: TimeLimitArg = None,
@@ -213,7 +223,7 @@ def grade_command(
     keep_columns: KeepColumnsArg = False, dask: DaskArg = None, quiet: QuietOpt = False,
     color: ColorOpt = Color.auto, version: VersionOpt = None, schema: GradeSchemaOpt = None,
 ) -> None:
-    """Rate Sudoku grids with N. Jussien's hierarchy ({levels}).
+    """Rate Sudoku grids by the technique hierarchy of Jussien's A-Z of Sudoku ({levels}).
 
     Whole collections are read lazily and graded by parallel workers; results come
     in input order, as they are done (memory stays flat).  With --output, an
@@ -229,14 +239,14 @@ def grade_command(
 
         raise typer.Exit(listing(h))
     opts = GradeOptions(
-        inputs=tuple(inputs or ()), output_format=output_format.value if output_format else None,
-        input_format=input_format.value, box=box, hierarchy=h, strict=strict, column=column,
+        inputs=tuple(inputs or ()), output_format=output_format,
+        input_format=str(input_format), box=box, hierarchy=h, strict=strict, column=column,
         with_solution=with_solution, check=check, check_engine=check_engine, jobs=jobs,
         time_limit=time_limit if time_limit is not None else timeout, output=output,
         resume=resume, overwrite=overwrite, summary_only=summary_only, summary=summary,
         plot=plot, progress=progress, where=where, min_level=min_level, max_level=max_level,
         sort=sort, top=top, dedupe=dedupe, keep_columns=keep_columns, dask=dask, quiet=quiet,
-        se=se)
+        se=str(se))
     raise typer.Exit(run_grade(opts))
 
 

@@ -1,8 +1,10 @@
-"""The umbrella command (``python -m grader``) and the console scripts.
+"""The umbrella command (``grader``, also ``python -m grader``) and the console
+scripts.
 
 Each command lives in its own module of this package and is registered here
 by name; ``grade``, ``explain``, ``solve``, ``generate`` and ``pair`` are also
-console scripts of their own.
+console scripts of their own.  ``--install-completion``, of any of them,
+installs one script that completes them all (:mod:`grader.cli.completion`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
+
+#: what ``grader --help`` says first (no "N." in it: help cuts a summary at
+#: the first word that ends with a period)
+UMBRELLA_HELP = ("Solve Sudoku the way a person does, explain every deduction, and rate "
+                 "grids by the technique hierarchy of Jussien's A-Z of Sudoku.")
 
 
 #: Optional dependencies (see the extras in pyproject.toml) by top-level module.
@@ -104,12 +111,13 @@ def build_app(only: str | None = None) -> Any:
     so that ``python -m grader grade ...`` imports no other command)."""
     import typer
 
+    from grader.cli.completion import use_one_script
     from grader.cli.options import umbrella
 
+    use_one_script()
     app = typer.Typer(
         name="grader",
-        help="Solve Sudoku the way a person does, explain every deduction, and rate grids "
-             "with N. Jussien's technique hierarchy (A-Z of Sudoku).",
+        help=UMBRELLA_HELP,
         no_args_is_help=True,
         context_settings=_SETTINGS,
         add_completion=True,  # --install-completion, --show-completion
@@ -145,6 +153,9 @@ def _single(name: str) -> Callable[[], None]:
             _early_dask(sys.argv[1:])
         import typer
 
+        from grader.cli.completion import use_one_script
+
+        use_one_script()
         loaded = _load(name)
         if loaded is None:
             raise SystemExit(f"{name}: this command is not installed")
@@ -160,14 +171,23 @@ def _single(name: str) -> Callable[[], None]:
     return run
 
 
-def main() -> None:
+def _umbrella(prog_name: str) -> None:
     _fast_version(sys.argv[1:])
     if sys.argv[1:2] == ["grade"]:
         _early_dask(sys.argv[2:])
     first = sys.argv[1] if len(sys.argv) > 1 else None
     only = first if first in COMMANDS else None  # a command: only it is imported
-    guarded("grader", lambda: build_app(only)(prog_name="python -m grader",
-                                              standalone_mode=False))
+    guarded("grader", lambda: build_app(only)(prog_name=prog_name, standalone_mode=False))
+
+
+def main() -> None:
+    """``python -m grader``."""
+    _umbrella("python -m grader")
+
+
+def grader_main() -> None:
+    """The ``grader`` command: every command as a subcommand."""
+    _umbrella("grader")
 
 
 grade_main = _single("grade")

@@ -21,7 +21,8 @@ from typing import Annotated, Any
 
 import typer
 
-from grader.cli.common import InputFormat, err, fail, out, warn
+from grader.cli.common import DEPRECATED_UNTIL, InputFormat, err, fail, metavar, out, warn
+from grader.formats import FORMATS
 
 
 class Color(StrEnum):
@@ -79,8 +80,6 @@ def count_limit(value: int | None) -> int | None:
     return value
 
 
-#: The release that drops the deprecated spellings below (kept for one release).
-DEPRECATED_UNTIL = "0.3.0"
 
 
 def deprecated(old: str, new: str) -> Any:
@@ -126,6 +125,16 @@ ExplainSchemaOpt = Annotated[bool | None, typer.Option(
     help="Print the JSON Schema of the document (-f json; schemas/explain.schema.json) "
          "and exit.")]
 
+SolveSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("solve.schema.json"), show_default=False,
+    help="Print the JSON Schema of the records (-f jsonl; schemas/solve.schema.json) and "
+         "exit.")]
+
+GenerateSchemaOpt = Annotated[bool | None, typer.Option(
+    "--schema", is_eager=True, callback=_print_schema("grade.schema.json"), show_default=False,
+    help="Print the JSON Schema of the records (-f jsonl: grade's records with the "
+         "solution; schemas/grade.schema.json) and exit.")]
+
 VersionOpt = Annotated[bool | None, typer.Option(
     "--version", is_eager=True, callback=_version, show_default=False,
     help="Print the version, Python, whether the C accelerator is built and enabled, the "
@@ -139,7 +148,8 @@ ColorOpt = Annotated[Color, typer.Option(
     help="Colour: auto (on a terminal, unless NO_COLOR is set), always, never.")]
 
 InputFormatOpt = Annotated[InputFormat, typer.Option(
-    "--input-format", "-i", help="How to read the inputs (auto detects every format).")]
+    "--input-format", "-i", metavar=metavar(FORMATS),
+    help="How to read the inputs (auto detects every format).")]
 
 BoxOpt = Annotated[str | None, typer.Option(
     "--box", metavar="AxB", show_default=False,
@@ -228,5 +238,5 @@ def resolve_seed(seed: int | None, quiet: bool, command: str) -> int:
 
 
 def umbrella(version: VersionOpt = None, color: ColorOpt = Color.auto) -> None:
-    """Solve Sudoku the way a person does, explain every deduction, and rate grids
-    with N. Jussien's technique hierarchy (A-Z of Sudoku)."""
+    """Solve Sudoku the way a person does, explain every deduction, and rate
+    grids by the technique hierarchy of Jussien's A-Z of Sudoku."""

@@ -6,20 +6,22 @@ a unique joint solution from which no given can be removed."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from grader.cli.common import (
     EXIT_NOT_OK,
     EXIT_OK,
-    InputFormat,
     box_option,
+    choices,
     err,
     fail,
+    listed,
+    metavar,
     out,
+    renamed,
     sigterm_as_interrupt,
 )
 from grader.cli.options import (
@@ -41,6 +43,8 @@ from grader.cli.options import (
 from grader.exact import EngineError
 from grader.exact.pairs import (
     DEFAULT_PAIR_SOLVER,
+    PAIR_FORMAT_ALIASES,
+    PAIR_FORMATS,
     GeneratedPair,
     PairGenerateOptions,
     check_pair_order,
@@ -76,10 +80,10 @@ def _pair(version: VersionOpt = None, color: ColorOpt = Color.auto) -> None:
     cells must hold different values.  Solved and generated with SAT."""
 
 
-class PairFormat(StrEnum):
-    block = "block"
-    line = "line"
-    nt = "nt"
+if TYPE_CHECKING:
+    PairFormat = str
+else:  # the choices as grader.exact.pairs declares them (old names: not listed)
+    PairFormat = choices("PairFormat", PAIR_FORMATS, PAIR_FORMAT_ALIASES)
 
 
 def _read_pair(path: str, input_format: str, box: tuple[int, int] | None
@@ -121,7 +125,7 @@ def solve_command(
         help="Also write the filled pair to FILE (an existing file is refused without "
              "--overwrite).")] = None,
     overwrite: OverwriteOpt = False,
-    input_format: InputFormatOpt = InputFormat.auto,
+    input_format: InputFormatOpt = "auto",
     box: BoxOpt = None,
     sat_solver: Annotated[str, typer.Option(
         "--sat-solver", metavar="NAME", help="PySAT solver.")] = DEFAULT_PAIR_SOLVER,
@@ -139,7 +143,7 @@ def solve_command(
         check_output_not_input([file], [output], stdout_is_output=True)
     except OutputError as e:
         fail(str(e))
-    rec, a, b = _read_pair(file, input_format.value, bx)
+    rec, a, b = _read_pair(file, str(input_format), bx)
     lim = limit if limit is not None else (1000 if count else 2)
     try:
         res = solve_pair(a.geo, a.values, b.values, lim, sat_solver)
@@ -155,7 +159,7 @@ def solve_command(
         raise typer.Exit(EXIT_NOT_OK)
     sa, sb = res.solutions[0]
     assert is_pair_solution(a.geo, a.values, b.values, sa, sb)
-    fmt = rec.format if rec.format in ("nt", "block") else "line"
+    fmt = rec.format if rec.format in ("nt", "block") else "text"
     if pretty:
         left = draw_rich(a.geo, sa, a.values)
         right = draw_rich(a.geo, sb, b.values)
@@ -185,8 +189,11 @@ OrderOpt = Annotated[int, typer.Option(
     help="Block order K: grids of K*K x K*K (2: 4x4, 3: 9x9, 4: 16x16; 5 and 6 are "
          "refused: they do not finish in reasonable time).")]
 PairFormatOpt = Annotated[PairFormat, typer.Option(
-    "--format", "-f", help="block (two blocks of rows), line (two lines) or nt "
-    "(two \"N T\" lines); 0 for empty.")]
+    "--format", "-f", metavar=metavar(PAIR_FORMATS),
+    callback=renamed("--format", PAIR_FORMAT_ALIASES),
+    autocompletion=listed(PAIR_FORMATS),
+    help="block (two blocks of rows), text (two lines) or nt (two \"N T\" lines); 0 for "
+         "empty.")]
 PairPrettyOpt = Annotated[bool, typer.Option(
     "--pretty", help="Also draw the two grids side by side (on standard error when "
     "--output is not given).")]
@@ -202,7 +209,7 @@ SatSolverOpt = Annotated[str, typer.Option(
 @app.command("generate", context_settings=_SETTINGS)
 def generate_command(
     order: OrderOpt = 3, seed: SeedOpt = None,
-    output_format: PairFormatOpt = PairFormat.block, output: OutputOpt = None,
+    output_format: PairFormatOpt = PAIR_FORMATS[0], output: OutputOpt = None,
     overwrite: OverwriteOpt = False, pretty: PairPrettyOpt = False,
     with_solution: WithSolutionOpt = False, verify: VerifyOpt = False,
     sat_solver: SatSolverOpt = DEFAULT_PAIR_SOLVER, timeout: StopAfterOpt = None,
@@ -227,7 +234,7 @@ def generate_command(
             fail(f"--output {output}: {problem}")
     timeout = timeout if timeout is not None else old_timeout
     opts = PairGenerateOptions(order, resolve_seed(seed, quiet, "pair generate"),
-                               output_format.value, with_solution, sat_solver, timeout)
+                               str(output_format), with_solution, sat_solver, timeout)
     gen = _generate(opts, quiet)
     text = pair_text(gen, opts)
     if output is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 from collections.abc import Iterator
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -40,10 +41,12 @@ MEANINGS: dict[str, str] = {
     "--fresh-solver": "a new SAT solver for every grid",
     "--full-trace": "trial branches as the whole propagation",
     "--grid": "draw the candidate grid with each step (--no-grid: not)",
+    "--grids": "text: the steps shown in full after the step log",
     "--help": "show the help and exit",
     "--hierarchy": "your own hierarchy table (TOML or JSON)",
     "--hint": "only the next step, at a hint level",
     "--host": "the address the server listens on",
+    "--idle-timeout": "seconds a connection may stay open without a request",
     "--index": "which grid of the file (1-based)",
     "--input-format": "how to read the input (auto detects)",
     "--install-completion": "install shell completion for this command",
@@ -53,6 +56,7 @@ MEANINGS: dict[str, str] = {
     "--like": "explore around your own grids",
     "--limit": "stop after this many solutions",
     "--list-rules": "list the rules of the hierarchy and exit",
+    "--log": "only the step log, one line per step",
     "--max-givens": "at most this many givens",
     "--max-level": "keep only ok grids of at most this level",
     "--method": "how grids are made: guided, top-down or bottom-up",
@@ -60,7 +64,7 @@ MEANINGS: dict[str, str] = {
     "--min-level": "keep only ok grids of at least this level",
     "--minimal": "only grids from which no given can be removed",
     "--moves": "moves already made, applied first",
-    "--notation": "how cells and conclusions are written: book or compact",
+    "--notation": "how cells and conclusions are written: compact or book",
     "--number": "how many grids to make",
     "--open": "open the page in the web browser",
     "--order": "the block order K of a pair (K*K x K*K grids)",
@@ -74,8 +78,10 @@ MEANINGS: dict[str, str] = {
     "--pretty": "draw the grids instead of lines",
     "--progress": "a progress bar on standard error (--no-progress: none)",
     "--propagation": "what trials apply inside branches: all or singles",
+    "--queue-time": "seconds a request may wait for a free worker",
     "--quiet": "no progress bar and no summary",
     "--rating": "the rating of the grids to make",
+    "--read-timeout": "seconds a client has to send a whole request",
     "--resume": "continue an interrupted run's output",
     "--rules-up-to": "use only the rules up to this level",
     "--sat-solver": "the PySAT solver",
@@ -121,7 +127,8 @@ class OptionInfo:
 
 
 def root() -> Any:
-    """The umbrella command (``python -m grader``), with every installed command."""
+    """The umbrella command (``grader``, ``python -m grader``), with every installed
+    command."""
     import typer.main
 
     from grader.cli.main import build_app
@@ -187,7 +194,7 @@ def side_by_side() -> tuple[list[str], list[tuple[str, str, list[bool]]]]:
     """The table of every long option (rows) of every command (columns, the
     umbrella first: its options are those of every console script too, shell
     completion included): ``(commands, [(option, meaning, [used by each])])``."""
-    cmds = {"python -m grader": root(), **commands()}
+    cmds = {"grader": root(), **commands()}
     names = list(cmds)
     used: dict[str, set[str]] = {}
     for path, cmd in cmds.items():
@@ -198,23 +205,88 @@ def side_by_side() -> tuple[list[str], list[tuple[str, str, list[bool]]]]:
     return names, rows
 
 
-def markdown_side_by_side() -> str:
-    """:func:`side_by_side` as a Markdown table."""
+def markdown_side_by_side(link: bool = False) -> str:
+    """:func:`side_by_side` as a Markdown table (``link``: each mark links to
+    the option's heading in its command's page, as the site has them)."""
     names, rows = side_by_side()
     head = "| option | meaning | " + " | ".join(f"`{n}`" for n in names) + " |"
     rule = "|---|---|" + "---|" * len(names)
-    body = [f"| `{opt}` | {meaning} | " + " | ".join("✓" if u else "" for u in marks) + " |"
-            for opt, meaning, marks in rows]
+
+    def mark(command: str, opt: str) -> str:
+        if not link or command not in commands():
+            return "✓"
+        return f"[✓]({command.split()[0]}.md#{anchor(command, opt)})"
+
+    body = [f"| `{opt}` | {meaning} | "
+            + " | ".join(mark(n, opt) if u else "" for n, u in zip(names, marks, strict=True))
+            + " |" for opt, meaning, marks in rows]
     old = [f"| `{path}` | `{name}` | {text} |" for path, name, text in deprecated()]
     return "\n".join([head, rule, *body, "", "Deprecated spellings (they work, say so on "
                       "standard error, and go in 0.3.0):", "", "| command | spelling | "
                       "what it is now |", "|---|---|---|", *old]) + "\n"
 
 
+#: the bracketed notes click puts at the end of a help text
+_NOTES = re.compile(r"\s*\[((?:default|env var|required|x>=|x<=|\d)[^\]]*)\]\s*$")
+
+
+def anchor(path: str, option: str) -> str:
+    """The anchor of an option in the site's page of its command:
+    ``grade-time-limit`` (``pair-generate-order``; an argument: ``grade-args``)."""
+    return "-".join([*path.split(), option.lstrip("-")]).lower()
+
+
+def _split_notes(text: str) -> tuple[str, list[str]]:
+    """A help text without its trailing ``[default: ...]`` notes, and the notes."""
+    notes: list[str] = []
+    while (m := _NOTES.search(text)) is not None:
+        notes.insert(0, m.group(1))
+        text = text[:m.start()]
+    return text.strip(), notes
+
+
+def _argument_markdown(path: str, cmd: Any) -> list[str]:
+    ctx = cmd.make_context(cmd.name or "x", ["--help"], resilient_parsing=True)
+    out: list[str] = []
+    for p in cmd.get_params(ctx):
+        if getattr(p, "param_type_name", "") != "argument" or getattr(p, "hidden", False):
+            continue
+        record = p.get_help_record(ctx) if hasattr(p, "get_help_record") else None
+        shown = record[0] if record else (p.metavar or p.name or "").upper()
+        text, notes = _split_notes(" ".join((record[1] if record else "").split()))
+        out += [f"### `{shown}` {{ #{anchor(path, 'args')} }}", "", _prose(text), ""]
+        out += [f"*{n}*" for n in notes] + ([""] if notes else [])
+    return out
+
+
 def markdown_options(path: str) -> str:
-    """A command's options as a Markdown table (as its help shows them)."""
-    rows = ["| option | what it does |", "|---|---|"]
-    for o in options(commands()[path]):
-        text = o.help.replace("|", "\\|")
-        rows.append(f"| `{o.spelled.replace('|', '¦')}` | {text} |")
-    return "\n".join(rows) + "\n"
+    """A command's arguments and options, one heading (one anchor) each, as
+    its help gives them: the spellings and the value, the help, then its
+    default (no table: a ``|`` in ``text|jsonl|csv`` needs no escape)."""
+    cmd = commands()[path]
+    lines = _argument_markdown(path, cmd)
+    for o in options(cmd):
+        text, notes = _split_notes(o.help)
+        lines += [f"### `{o.long}` {{ #{anchor(path, o.long)} }}", "", f"`{o.spelled}`", "",
+                  _prose(text), ""]
+        if notes:
+            parts = [_unwrap(part) for n in notes for part in n.split("; ")]
+            lines += ["*" + _prose("; ".join(parts)) + "*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _unwrap(note: str) -> str:
+    """``default: (the book's)`` -> ``default: the book's``."""
+    key, sep, value = note.partition(": ")
+    if sep and value.startswith("(") and value.endswith(")"):
+        value = value[1:-1]
+    return f"{key}{sep}{value}"
+
+
+def _prose(text: str) -> str:
+    """Help text as Markdown: its `code` kept, nothing else read as markup."""
+    parts = text.split("`")
+    for i in range(0, len(parts), 2):  # outside the code spans
+        parts[i] = (parts[i].replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_")
+                    .replace("<", "&lt;"))
+    return "`".join(parts)

@@ -5,23 +5,36 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
-from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from grader.cli.common import EXIT_NOT_OK, EXIT_OK, hierarchy_option, out
+from grader.cli.common import (
+    EXIT_NOT_OK,
+    EXIT_OK,
+    choices,
+    hierarchy_option,
+    listed,
+    metavar,
+    out,
+    renamed,
+)
 from grader.core.terminal import SafeConsole as Console
 from grader.strategy.hierarchy import Hierarchy
 from grader.strategy.plugins import RuleInfo, rule_table
 
+#: ``rules --format``: the table as text, or JSON Lines (one object per rule)
+RULES_FORMATS: tuple[str, ...] = ("text", "json")
+#: old names, still accepted (not listed)
+RULES_FORMAT_ALIASES = {"table": "text"}
 
-class RulesFormat(StrEnum):
-    table = "table"
-    json = "json"
+if TYPE_CHECKING:
+    RulesFormat = str
+else:
+    RulesFormat = choices("RulesFormat", RULES_FORMATS, RULES_FORMAT_ALIASES)
 
 
 def rules_command(
@@ -29,7 +42,10 @@ def rules_command(
         "--hierarchy", metavar="FILE",
         help="A hierarchy table (TOML or JSON) instead of the book's.")] = None,
     output_format: Annotated[RulesFormat, typer.Option(
-        "--format", "-f", help="table or json (one object per rule).")] = RulesFormat.table,
+        "--format", "-f", metavar=metavar(RULES_FORMATS),
+        callback=renamed("--format", RULES_FORMAT_ALIASES),
+        autocompletion=listed(RULES_FORMATS),
+        help="text (a table) or json (one object per rule).")] = RULES_FORMATS[0],
 ) -> None:
     """List every rule: its level in the hierarchy in use, code, family, the
     package and version it comes from, whether the C accelerator runs it
@@ -38,14 +54,14 @@ def rules_command(
 
     Exit status 1 when a rule of the hierarchy is missing or broken."""
     h = hierarchy_option(hierarchy)
-    raise typer.Exit(list_rules(h, output_format.value))
+    raise typer.Exit(list_rules(h, str(output_format)))
 
 
-def list_rules(h: Hierarchy, fmt: str = "table") -> int:
+def list_rules(h: Hierarchy, fmt: str = RULES_FORMATS[0]) -> int:
     """``rules`` and ``grade --list-rules``: the listing, and the exit status
     both give (1 when a rule of the hierarchy is missing or broken, else 0)."""
     rows = rule_table(h)
-    if fmt == RulesFormat.json:
+    if fmt == "json":
         for r in rows:
             out.print(json.dumps(asdict(r)), markup=False, highlight=False)
     else:

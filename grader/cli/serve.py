@@ -6,12 +6,13 @@ extra (FastAPI, uvicorn, Jinja2), which the command names when it is missing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
 
 from grader.cli.common import box_option, check_plugins, fail, hierarchy_option
-from grader.cli.options import BoxOpt, HierarchyOpt, VersionOpt
+from grader.cli.options import BoxOpt, Color, ColorOpt, HierarchyOpt, VersionOpt
 
 ServeGridArg = Annotated[str | None, typer.Argument(
     metavar="[FILE|GRID]", show_default=False,
@@ -29,22 +30,51 @@ PortOpt = Annotated[int, typer.Option(
     "--port", "-p", min=0, max=65535, metavar="PORT", show_default="a free port",
     help="The port to listen on.")]
 ServeJobsOpt = Annotated[int, typer.Option(
-    "--jobs", "-j", min=0, metavar="N", show_default="0 = one per core, at most 4",
-    help="Worker processes explaining grids.")]
+    "--jobs", "-j", min=0, metavar="N", show_default="0 = one per usable CPU, at most 4",
+    help="Worker processes explaining grids; capped as grade -j is, at the usable CPUs and "
+         "the memory available (a note says so).")]
 ServeTimeLimitOpt = Annotated[float, typer.Option(
     "--time-limit", metavar="SECONDS", min=0.05,
-    help="Seconds of work per request (explaining a grid) before the answer is a timeout; "
-         "the server goes on.")]
+    help="Seconds of work per request (explaining a grid) before the answer is a timeout "
+         "(504); the server goes on.")]
+QueueTimeOpt = Annotated[float, typer.Option(
+    "--queue-time", metavar="SECONDS", min=0.05,
+    help="Seconds a request may wait for a free worker (the others busy) before the "
+         "answer is 503.")]
+IdleTimeoutOpt = Annotated[float, typer.Option(
+    "--idle-timeout", metavar="SECONDS", min=0.05,
+    help="Seconds a connection may stay open without a request before it is closed.")]
+ReadTimeoutOpt = Annotated[float, typer.Option(
+    "--read-timeout", metavar="SECONDS", min=0.05,
+    help="Seconds a client has to send a whole request (headers and body) from its first "
+         "byte; past that the answer is 408 and the connection is closed.")]
 OpenOpt = Annotated[bool, typer.Option(
     "--open", help="Open the page in the web browser.")]
+ServeQuietOpt = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="Print the page's URL alone, with no sentence around it.")]
+
+
+def _bare_url(open_browser: bool) -> Callable[[str], None]:
+    """``serve -q``: the URL alone on standard output (for a script to read)."""
+
+    def ready(url: str) -> None:
+        print(url, flush=True)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+
+    return ready
 
 
 def serve_command(
     grid: ServeGridArg = None, index: ServeIndexOpt = 1, input_format: ServeFormatOpt = "auto",
     box: BoxOpt = None, host: HostOpt = "127.0.0.1", port: PortOpt = 0,
     jobs: ServeJobsOpt = 0, time_limit: ServeTimeLimitOpt = 10.0,
-    hierarchy: HierarchyOpt = None, open_browser: OpenOpt = False,
-    version: VersionOpt = None,
+    queue_time: QueueTimeOpt = 30.0, idle_timeout: IdleTimeoutOpt = 5.0,
+    read_timeout: ReadTimeoutOpt = 10.0, hierarchy: HierarchyOpt = None,
+    open_browser: OpenOpt = False,
+    quiet: ServeQuietOpt = False, color: ColorOpt = Color.auto, version: VersionOpt = None,
 ) -> None:
     """Explain grids in the browser: enter a grid, step, undo, ask for hints, make
     your own moves.
@@ -57,6 +87,7 @@ def serve_command(
     python -m grader serve puzzles/book-figures.txt --index 10 --open
     python -m grader serve GRID --port 8000 --time-limit 20
     """
+    from grader.cli.options import job_count
     from grader.web import ServeOptions, StartupError, missing_extra, serve
 
     missing = missing_extra()
@@ -66,10 +97,13 @@ def serve_command(
     box_option(box)  # checked here, used as text
     h = hierarchy_option(hierarchy)
     check_plugins(h)
+    if jobs:  # capped as grade -j is, with the same note
+        jobs = job_count(jobs, command="serve")
     opts = ServeOptions(grid=grid, index=index, box=box, input_format=input_format,
-                        host=host, port=port, jobs=jobs, time_limit=time_limit, hierarchy=h,
-                        open_browser=open_browser)
+                        host=host, port=port, jobs=jobs, time_limit=time_limit,
+                        queue_time=queue_time, idle_timeout=idle_timeout,
+                        read_timeout=read_timeout, hierarchy=h, open_browser=open_browser)
     try:
-        serve(opts)
+        serve(opts, _bare_url(open_browser) if quiet else None)
     except StartupError as e:
         fail(str(e))

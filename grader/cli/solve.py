@@ -20,7 +20,6 @@ import typer
 from grader.cli.common import (
     EXIT_NOT_OK,
     EXIT_OK,
-    InputFormat,
     box_option,
     err,
     fail,
@@ -36,6 +35,7 @@ from grader.cli.options import (
     InputFormatOpt,
     OverwriteOpt,
     QuietOpt,
+    SolveSchemaOpt,
     TimeLimitOpt,
     VersionOpt,
     check_output,
@@ -172,14 +172,14 @@ def solve_command(
     count: CountOpt = False, all_: AllOpt = False, limit: LimitOpt = None,
     time_limit: TimeLimitOpt = None, output: SolveOutputOpt = None,
     output_pretty: OutputPrettyOpt = None, overwrite: OverwriteOpt = False,
-    report: ReportOpt = ReportFormat.text, input_format: InputFormatOpt = InputFormat.auto,
+    report: ReportOpt = ReportFormat.text, input_format: InputFormatOpt = "auto",
     box: BoxOpt = None, column: ColumnOpt = None, stats: StatsOpt = False,
     quiet: QuietOpt = False, sat_solver: SatSolverOpt = None,
     encoding: EncodingOpt = Encoding.classic, fresh_solver: FreshSolverOpt = False,
     dimacs: DimacsOpt = None, csp_model: CspModelOpt = CspModel.dual,
     ac3_queue: Ac3QueueOpt = Ac3Queue.targeted, trace: TraceOpt = None,
     compare: CompareOpt = None, plot: PlotOpt = None, color: ColorOpt = Color.auto,
-    version: VersionOpt = None,
+    version: VersionOpt = None, schema: SolveSchemaOpt = None,
 ) -> None:
     """Solve Sudoku grids exactly with an interchangeable engine (native, sat, csp, cp).
 
@@ -193,7 +193,7 @@ def solve_command(
     it), 1 otherwise, 2 on a usage error or an unreadable file."""
     opts = SolveOptions(
         engine=engine, count=count, listing=all_, limit=limit, time_limit=time_limit,
-        input_format=input_format.value, box=box_option(box), column=column,
+        input_format=str(input_format), box=box_option(box), column=column,
         sat_solver=sat_solver, encoding=encoding.value, fresh_solver=fresh_solver,
         csp_model=csp_model.value, ac3_queue=ac3_queue.value, trace=trace is not None)
     _check_usage(opts, inputs, [output, output_pretty, dimacs, trace, plot], plot, trace,

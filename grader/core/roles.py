@@ -104,13 +104,14 @@ def declared(technique: Any) -> tuple[dict[str, RoleStyle], dict[str, RoleStyle]
 def cell_style(role: str, technique: Any = None) -> RoleStyle:
     """The style of a cell role: a built-in one, or one ``technique`` (the
     class of the step's rule) declares; an unknown role is grey, labelled by
-    its name."""
-    return (CELL_ROLES.get(role) or declared(technique)[0].get(role)
+    its name.  A role the technique declares comes first (a wing's pivot is
+    not a trial's)."""
+    return (declared(technique)[0].get(role) or CELL_ROLES.get(role)
             or RoleStyle("on grey37", "#dee2e6", role, "C"))
 
 
 def region_style(role: str, technique: Any = None) -> RoleStyle:
     """The style of a region role (see :func:`cell_style`); an unknown role is
     pale grey, labelled by its name."""
-    return (REGION_ROLES.get(role) or declared(technique)[1].get(role)
+    return (declared(technique)[1].get(role) or REGION_ROLES.get(role)
             or RoleStyle("on grey19", "#f1f3f5", f"{role} region", "g"))

@@ -41,8 +41,9 @@ if TYPE_CHECKING:
     from grader.core.board import Board
 
 
-#: Top-level packages of this distribution: their rules are the built-in ones.
-BUILTIN_PACKAGES = ("grader", "rules")
+#: The top-level package of this distribution (the techniques install as grader.rules):
+#: its rules are the built-in ones.
+BUILTIN_PACKAGES = ("grader",)
 PROJECT = "sudoku-grader"
 
 
@@ -241,6 +242,15 @@ class Rule:
         built-in rules)."""
         return package_of(type(self).__module__)
 
+    @property
+    def proof_top(self) -> int:
+        """The highest level of the rules a step of this rule may use: its
+        own level, or for a trial the highest ``proof_top`` of the rules its
+        branches propagate with (a disjunctive construction nested over
+        reductio: 14)."""
+        inner = [r.proof_top for r in self.context.propagation]
+        return max([self.level, *inner])
+
     def accelerated(self) -> NativeRule | None:
         """:meth:`native` as a checked :class:`~grader.kernel.c.NativeRule`, when
         it describes exactly this rule: the class that declares ``native``
@@ -320,6 +330,7 @@ class Rule:
             depth=depth,
             reference=self.reference,
             technique=type(self),
+            proof_top=top if (top := self.proof_top) > self.level else 0,
         )
 
     def __repr__(self) -> str:

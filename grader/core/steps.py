@@ -37,10 +37,30 @@ class Arc:
     #: these two places; a weak one: a unit the two cells share); -1 for two
     #: values of one cell
     unit: int = -1
+    #: a grouped end: every cell of the group (the value is in one of them;
+    #: ``a``'s or ``b``'s cell stands for the group); empty for one candidate
+    a_group: tuple[int, ...] = ()
+    b_group: tuple[int, ...] = ()
+
+    @property
+    def grouped(self) -> bool:
+        """Whether an end is a group of cells (a box's or a line's segment)."""
+        return bool(self.a_group or self.b_group)
 
     @property
     def kind(self) -> str:
-        return "strong" if self.strong else "weak"
+        """``strong``, ``weak``, ``grouped-strong`` or ``grouped-weak``."""
+        base = "strong" if self.strong else "weak"
+        return f"grouped-{base}" if self.grouped else base
+
+    @property
+    def a_cells(self) -> tuple[int, ...]:
+        """The cells of the first end (one, or the group)."""
+        return self.a_group or (self.a[0],)
+
+    @property
+    def b_cells(self) -> tuple[int, ...]:
+        return self.b_group or (self.b[0],)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +174,25 @@ class Technique(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One deduction."""
+    """One deduction: what one technique concludes at one position.
+
+    :func:`grader.explain` returns a grid's steps, in order.  ``step.explain()``
+    tells one in a line, ``step.explain("teach")`` in full sentences;
+    ``step.summary()`` is the one line with its conclusion in the book's
+    notation.
+
+    :ivar rule: the code of the rule that made it (``single-position``)
+    :ivar name: its name in the book (``single position``)
+    :ivar level: its level in the hierarchy (1-14)
+    :ivar family: the family of techniques it belongs to
+    :ivar placements: ``(cell, value)`` pairs it places (cells from 0)
+    :ivar eliminations: ``(cell, value)`` candidates it removes
+    :ivar pattern: the cells, regions and values it highlights (:class:`Pattern`)
+    :ivar branches: a trial's branches (:class:`Branch`), empty otherwise
+    :ivar depth: how deep a trial's trials nest (0 for a pattern)
+    :ivar reference: where the book describes it (``rule 2.1``)
+    :ivar se: its value on Sudoku Explainer's scale, on the pattern path
+    """
 
     rule: str
     name: str
@@ -185,9 +223,21 @@ class Step:
     #: The pattern's value on Sudoku Explainer's scale (a step of the
     #: pattern path, see :mod:`grader.explainer.patterns`); None otherwise.
     se: float | None = None
+    #: The level a trial step counts at when the rules its branches may use
+    #: (its nested trials) go above its own rule's level: a disjunctive
+    #: construction nested over a reductio counts at 14.  0 otherwise (the
+    #: step counts at ``level``).  See :attr:`counted_level`.
+    proof_top: int = 0
     #: The technique (the rule's class) that made the step: its sentences,
     #: hints, support and roles are the step's (a class pickles by name).
     technique: Technique | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def counted_level(self) -> int:
+        """The level the strategy counts the step at: the highest level of
+        the rules its proof may use (its rule's, or its nested trials'), see
+        :attr:`grader.core.rule.Rule.proof_top`."""
+        return self.proof_top if self.proof_top > self.level else self.level
 
     # -- text ----------------------------------------------------------
     def effects_text(self) -> str:

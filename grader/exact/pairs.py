@@ -236,19 +236,23 @@ def given_indices(puzzle_a: Sequence[int], puzzle_b: Sequence[int]) -> list[int]
 
 
 # -- ``pair generate`` as a library call ------------------------------------------------
-#: what ``pair generate --format`` accepts
-PAIR_FORMATS = ("block", "line", "nt")
+#: what ``pair generate --format`` accepts (declared once: the command's choices
+#: derive from it); ``text``: a grid a line
+PAIR_FORMATS: tuple[str, ...] = ("block", "text", "nt")
+#: old names, still accepted (not listed), and what each means
+PAIR_FORMAT_ALIASES = {"line": "text"}
 
 
 def render_pair(geo: Geometry, a: Sequence[int], b: Sequence[int], fmt: str,
                 empty: str = "0") -> str:
-    """The two grids of a pair as ``nt`` (two "N T" lines), ``line`` (two lines)
+    """The two grids of a pair as ``nt`` (two "N T" lines), ``text`` (two lines)
     or ``block`` (two blocks of rows, a blank line between)."""
     from grader.exact.render import block_lines, nt_line, token
 
+    fmt = PAIR_FORMAT_ALIASES.get(fmt, fmt)
     if fmt == "nt":
         return f"{nt_line(geo, a)}\n{nt_line(geo, b)}"
-    if fmt == "line":
+    if fmt == "text":
         return f"{token(geo, a, empty)}\n{token(geo, b, empty)}"
     return "\n".join(block_lines(geo, a, empty)) + "\n\n" + "\n".join(block_lines(geo, b, empty))
 
@@ -270,7 +274,7 @@ def pair_generate(opts: PairGenerateOptions,
                   progress: Callable[[int, int], None] | None = None) -> GeneratedPair:
     """:func:`generate_pair` with the options (ValueError for an order it refuses
     or an unknown format, :class:`~grader.exact.EngineError` for an unknown solver)."""
-    if opts.output_format not in PAIR_FORMATS:
+    if opts.output_format not in (*PAIR_FORMATS, *PAIR_FORMAT_ALIASES):
         raise ValueError(f"unknown pair format {opts.output_format!r} "
                          f"(choose from {', '.join(PAIR_FORMATS)})")
     return generate_pair(opts.order, opts.seed, opts.sat_solver, progress, opts.timeout)

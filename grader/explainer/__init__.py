@@ -20,7 +20,26 @@ their chains), :mod:`.chainsvg` (a trial branch's chain drawn on the grid),
 
 from __future__ import annotations
 
-from grader.explainer.core import ExplainError, Walkthrough, explain_grid, walkthrough
-from grader.explainer.hints import HINT_LEVELS, hint
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from grader.explainer.choices import HINT_LEVELS
+    from grader.explainer.core import ExplainError, Walkthrough, explain_grid, walkthrough
+    from grader.explainer.hints import hint
 
 __all__ = ["HINT_LEVELS", "ExplainError", "Walkthrough", "explain_grid", "hint", "walkthrough"]
+
+#: public name -> module that defines it: imported on first use, so that the
+#: command line reads :mod:`.choices` without loading the engine
+_LAZY = {"HINT_LEVELS": "choices", "ExplainError": "core", "Walkthrough": "core",
+         "explain_grid": "core", "walkthrough": "core", "hint": "hints"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'grader.explainer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

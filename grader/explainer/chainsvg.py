@@ -126,4 +126,5 @@ def chain_svg(board: Board, step: Step, b: Branch, *, size_px: int = 480,
     title = (f"assume {geo.cell_name(b.cell)} <- {geo.symbol(b.value)}: "
              + ("contradiction" if b.conflict is not None else "conclusion"))
     return grid_svg(board, None, size_px=size_px, givens=givens, title=title,
-                    fills={b.cell: ASSUME_FILL}, overlay=chain_overlay(step, b, lay, uid))
+                    fills={b.cell: ASSUME_FILL}, overlay=chain_overlay(step, b, lay, uid),
+                    shared=True)

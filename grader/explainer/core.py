@@ -9,7 +9,9 @@ from grader.core.board import Board
 from grader.core.errors import GraderError
 from grader.core.prints import rules_print_to_stderr
 from grader.core.steps import Step
+from grader.explainer.choices import DEFAULT_PATH
 from grader.explainer.history import History
+from grader.explainer.names import shown_level
 from grader.formats import Grid, parse_grid_token
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import Hierarchy
@@ -42,7 +44,7 @@ class Walkthrough:
     #: ``book`` (the minimal-level strategy) or ``patterns`` (the expert
     #: walk's patterns where the book's rules 1-12 stop, see
     #: :mod:`grader.explainer.patterns`)
-    path: str = "book"
+    path: str = DEFAULT_PATH
     steps: list[Step] = field(default_factory=list)
     _before: list[Board] = field(default_factory=list, repr=False)
     _work: Board | None = field(default=None, repr=False)
@@ -107,12 +109,21 @@ class Walkthrough:
         return self.final().is_solved()
 
     def level(self) -> int:
+        """The highest level the steps show (see
+        :func:`grader.explainer.names.shown_level`): on the book path, the
+        grid's canonical level, the one ``grade`` gives."""
         self.ensure()
-        return max((s.level for s in self.steps), default=0)
+        return max((shown_level(s) for s in self.steps), default=0)
 
     def depth(self) -> int:
+        """The deepest nesting of the steps; a pattern (on the pattern path)
+        is a trial in disguise, of depth 1: the grid's canonical depth, the
+        one ``grade`` gives."""
         self.ensure()
-        return max((s.depth for s in self.steps), default=0)
+        levels = self.engine.trial_levels
+        first = levels[0] if levels else None
+        return max((s.depth or (1 if first is not None and shown_level(s) >= first else 0)
+                    for s in self.steps), default=0)
 
     def __iter__(self) -> Iterator[tuple[int, Board, Step]]:
         """``(number, board before, step)``, numbers from 1."""
@@ -127,7 +138,7 @@ class Walkthrough:
 
 def walkthrough(board: Board, engine: Engine | None = None,
                 givens: frozenset[int] | None = None,
-                max_level: int | None = None, path: str = "book") -> Walkthrough:
+                max_level: int | None = None, path: str = DEFAULT_PATH) -> Walkthrough:
     """A lazy :class:`Walkthrough` of ``board`` (copied) along ``path``."""
     start = board.copy()
     if givens is None:

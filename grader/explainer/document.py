@@ -68,7 +68,7 @@ def facts(wt: Walkthrough, hierarchy: Hierarchy | None = None) -> Facts:
 
 
 def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False,
-             notation: str = "book") -> Explanation:
+             notation: str | None = None) -> Explanation:
     """The :class:`~grader.explainer.model.Explanation` of a walkthrough;
     ``full_trace``: trial branches also carry the whole recorded propagation;
     ``notation``: the sentences' (``book`` or ``compact``)."""
@@ -79,11 +79,11 @@ def document(wt: Walkthrough, pencil: bool = False, full_trace: bool = False,
         candidates=candidates_list(wt.start) if pencil else None,
         size=f.size, box=f.box, level=f.level, rating=f.rating, depth=f.depth,
         solved=f.solved, path=wt.path,
-        notation="book",
+        notation="book" if notation is None else notation,
         steps=[step_model(s, i, full_trace) for i, s in enumerate(wt.steps, start=1)],
         final=f.final,
     )
-    if notation == "book":
+    if notation is None:
         return doc
-    text = shown(doc.model_dump_json(by_alias=True), notation)
+    text = shown(doc.model_dump_json(by_alias=True), notation, names=False)
     return Explanation.model_validate_json(text).model_copy(update={"notation": notation})

@@ -15,14 +15,11 @@ from collections.abc import Callable
 
 from grader.core.phrases import FULL_HOUSE
 from grader.core.steps import Step
+from grader.explainer.choices import HINT_ALIASES, HINT_LEVELS
 from grader.explainer.names import beside, shown_level
 
 HintTemplate = Callable[[Step], str]
 
-#: The hint levels, from the least to the most revealing.
-HINT_LEVELS = ("technique", "where", "full")
-#: Old names still accepted, and the level each one means.
-HINT_ALIASES = {"vague": "where"}
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four"}
 
@@ -77,7 +74,7 @@ def technique_hint(step: Step) -> str:
 def where_hint(step: Step) -> str:
     """The technique and where to look: ``Try single position (rule 2.1,
     level 1): look at column C6: one value has a single possible cell there.``"""
-    from rules.trial_text import rated_phrase
+    from grader.core.trial_text import rated_phrase
 
     head = technique_hint(step)[:-1]
     where = getattr(step.technique, "where", None)
@@ -89,7 +86,7 @@ def where_hint(step: Step) -> str:
 vague_hint = where_hint
 
 
-def full_hint(step: Step, detail: str = "teach", notation: str = "book") -> str:
+def full_hint(step: Step, detail: str = "teach", notation: str | None = None) -> str:
     """The whole step: its technique line, then its explanation at ``detail``
     (``teach``: the reasoning in sentences; ``short``: the one-line summary
     and a trial's branches), in ``notation``."""
@@ -102,7 +99,8 @@ def full_hint(step: Step, detail: str = "teach", notation: str = "book") -> str:
                       *body_lines(step, detail, notation=notation)])
 
 
-def hint(step: Step, level: str = "where", detail: str = "teach", notation: str = "book") -> str:
+def hint(step: Step, level: str = "where", detail: str = "teach",
+         notation: str | None = None) -> str:
     """The hint for ``step`` at ``level`` (``technique``, ``where``, ``full``
     or an alias such as ``vague``); ``detail`` applies to ``full``;
     ``notation``: ``book`` or ``compact``."""

@@ -25,6 +25,15 @@ from grader.explainer.style import ELIMINATION, LINKED, PLACEMENT, cell_style, r
 from grader.explainer.svg import grid_svg
 
 CSS = """
+svg[role="img"] { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; background: #fff; }
+.mk { display: inline-block; width: .75em; height: .75em; vertical-align: -.05em;
+      margin-right: .1em; border: 2px solid currentColor; box-sizing: border-box; }
+.mk.circle { border-radius: 50%; }
+.mk.square { border-radius: 2px; }
+.mk.cross { border: none; background: linear-gradient(135deg, transparent 42%, currentColor 42%,
+            currentColor 58%, transparent 58%); }
+.mk.assume { color: #7048e8; } .mk.placed { color: #2b8a3e; }
+.mk.eliminated { color: #e03131; } .mk.conflict { color: #c92a2a; }
 :root { color-scheme: light; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0;
        background: #f8f9fa; color: #212529; line-height: 1.45; }
@@ -63,6 +72,60 @@ kbd { border: 1px solid #adb5bd; border-radius: .2rem; padding: 0 .25rem; font-s
 
 #: j/k or the left/right arrows move to the next/previous step.
 SCRIPT = """
+// the plain candidates of a drawing, filled in when it comes into view
+// (svg.py writes them as a short code: the page stays small)
+var CODE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+function fillCands(g) {
+  var d = g.dataset, f = document.getElementById("grid-frame").dataset;
+  if (d.done) return;
+  var n = +f.n, a = +f.a, b = +f.b, off = +f.off, cs = +f.cs, dy = +f.dy, k = +f.k;
+  var rows = {}, vals = {}, code = d.c, html = "", flag = Math.pow(2, 6 * k - 1);
+  var big = +f.big;
+  for (var c = 0; c < n * n; c++) {
+    var m = 0;
+    for (var j = 0; j < k; j++) m = m * 62 + CODE62.indexOf(code.charAt(c * k + j));
+    if (!m) continue;
+    var r = Math.floor(c / n), col = c % n;
+    if (m >= flag) {  // a value placed since the givens
+      var vy = Math.round(off + r * cs + cs / 2 + big * 0.36);
+      (vals[vy] = vals[vy] || []).push([Math.round(off + col * cs + cs / 2),
+                                        f.s.charAt(m - flag - 1)]);
+      continue;
+    }
+    for (var w = 1; w <= n; w++) {
+      if (!((m >> (w - 1)) & 1)) continue;
+      var x = Math.round(off + col * cs + ((w - 1) % b + 0.5) * cs / b);
+      var y = Math.round(off + r * cs + (Math.floor((w - 1) / b) + 0.5) * cs / a + dy);
+      (rows[y] = rows[y] || []).push([x, f.s.charAt(w - 1)]);
+    }
+  }
+  for (var y2 in rows) html += '<text x="' + rows[y2].map(function (p) { return p[0]; })
+    .join(" ") + '" y="' + y2 + '">' + rows[y2].map(function (p) { return p[1]; }).join("") +
+    "</text>";
+  for (var y3 in vals) html += '<text x="' + vals[y3].map(function (p) { return p[0]; })
+    .join(" ") + '" y="' + y3 + '" font-size="' + big + '" fill="' + f.placed + '">' +
+    vals[y3].map(function (p) { return p[1]; }).join("") + "</text>";
+  g.innerHTML = html;
+  d.done = "1";
+}
+(function () {
+  var gs = document.querySelectorAll("g.cands");
+  if (!("IntersectionObserver" in window)) { gs.forEach(fillCands); return; }
+  function cands(svg) {  // its own candidates, or those of the position it uses
+    var g = svg.querySelector("g.cands"), u = svg.querySelector('use[href^="#pos-"]');
+    if (!g && u) { var p = document.getElementById(u.getAttribute("href").slice(1));
+                   g = p && p.querySelector("g.cands"); }
+    return g;
+  }
+  var io = new IntersectionObserver(function (es) {
+    es.forEach(function (e) {
+      if (e.isIntersecting) { var g = cands(e.target); if (g) fillCands(g);
+                              io.unobserve(e.target); }
+    });
+  }, {rootMargin: "600px"});
+  document.querySelectorAll('svg[role="img"]').forEach(function (s) { io.observe(s); });
+  window.addEventListener("beforeprint", function () { gs.forEach(fillCands); });
+})();
 document.addEventListener("keydown", function (e) {
   if (e.altKey || e.ctrlKey || e.metaKey || /INPUT|TEXTAREA/.test(e.target.tagName)) return;
   var d = (e.key === "j" || e.key === "ArrowRight") ? 1
@@ -130,7 +193,7 @@ CHAIN_KEY = {"assume": ASSUME, "placed": PLACEMENT.fill, "eliminated": ELIMINATI
 def _trace(step: Step, nest: int = 0) -> dict[str, Any]:
     """A trial's branches as the recorded sub-steps (the ``--full-trace``
     view); ``nest``: how many trials this one is nested in."""
-    from rules.chain_text import branch_end, branch_head, label
+    from grader.core.chain_text import branch_end, branch_head, label
 
     return {"branches": [
         {"head": branch_head(step, b, i, nest),
@@ -142,8 +205,8 @@ def _trace(step: Step, nest: int = 0) -> dict[str, Any]:
 
 
 def _link(step: Step, link: Link, size_px: int, uid: str, nest: int = 0) -> dict[str, Any]:
+    from grader.core.chain_text import label, uses_text
     from grader.core.phrases import effects
-    from rules.chain_text import label, uses_text
 
     sub = link.step
     return {"index": link.index,
@@ -162,7 +225,14 @@ def _branches(step: Step, board: Board | None, size_px: int, uid: str,
     ``nest``: how many trials this one is nested in (its assumptions' label)."""
     from markupsafe import Markup
 
-    from rules.chain_text import branch_head, chain_notation, end_text, ending, has_short, label
+    from grader.core.chain_text import (
+        branch_head,
+        chain_notation,
+        end_text,
+        ending,
+        has_short,
+        label,
+    )
 
     out: list[dict[str, Any]] = []
     for i, b in enumerate(step.branches, start=1):
@@ -186,7 +256,7 @@ def teach_parts(step: Step, board: Board | None = None, size_px: int = 480,
                 full: bool = False, uid: str = "a") -> dict[str, Any]:
     """What :func:`step_teach` shows, as data for the templates."""
     if step.branches:
-        from rules.trial_text import trial_parts
+        from grader.core.trial_text import trial_parts
 
         intro, outro = trial_parts(step)
         return {"paragraphs": None, "intro": intro, "outro": outro, "chain_key": CHAIN_KEY,
@@ -204,12 +274,41 @@ def step_teach(step: Step, board: Board | None = None, size_px: int = 480,
     return str(_macros().teach(teach_parts(step, board, size_px, full, uid)))
 
 
+def _single_cells(step: Step) -> tuple[int, ...] | None:
+    """A single's drawing shows the candidates of its cell alone (it rests
+    on the values around); None: every candidate (the other steps)."""
+    if step.branches or step.level > 2 or step.eliminations or not step.placements:
+        return None
+    return tuple(c for c, _ in step.placements)
+
+
 def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
-                full_trace: bool = False, notation: str = "book") -> str:
+                full_trace: bool = False, notation: str | None = None) -> str:
     """The page for a walkthrough (every step is computed), from the template
     ``templates/explain.html.j2``.  ``full_trace``: trial branches as the whole
     recorded propagation, without chains; ``notation``: the sentences'
     (``book`` or ``compact``)."""
+    from markupsafe import Markup
+
+    from grader.explainer.svg import PAGE_BASES, PAGE_DEFER, PAGE_FRAME, PAGE_GIVENS, frame_svg
+
+    # the grid's lines, labels and givens are drawn once and used by every drawing
+    givens = frozenset(wt.givens)
+    frame = Markup(frame_svg(wt.start.geo, "grid-frame", board=wt.start, givens=givens))
+    token, token_g = PAGE_FRAME.set("grid-frame"), PAGE_GIVENS.set(givens)
+    token_d, token_b = PAGE_DEFER.set(True), PAGE_BASES.set({})
+    try:
+        return _page(wt, title, size_px, full_trace, notation, frame)
+    finally:
+        PAGE_BASES.reset(token_b)
+        PAGE_FRAME.reset(token)
+        PAGE_GIVENS.reset(token_g)
+        PAGE_DEFER.reset(token_d)
+
+
+def _page(wt: Walkthrough, title: str | None, size_px: int, full_trace: bool,
+          notation: str | None,
+          frame: Any) -> str:
     from markupsafe import Markup
 
     f = facts(wt)
@@ -218,13 +317,14 @@ def render_html(wt: Walkthrough, title: str | None = None, size_px: int = 480,
               "reference": step.reference, "trial": bool(step.branches),
               "summary": step.summary(),
               "teach": teach_parts(step, board, size_px, full_trace, f"arrow-{number}"),
-              "figure": Markup(grid_svg(board, step, size_px=size_px, givens=wt.givens)),
+              "figure": Markup(grid_svg(board, step, size_px=size_px, givens=wt.givens,
+                                        only=_single_cells(step))),
               "legend": legend_items(step)}
              for number, board, step in wt]
     final = wt.final()
     label = "Solution" if final.is_solved() else "Where the rules stop"
     page = _env().get_template("explain.html.j2").render(
-        title=title or "Sudoku explained", css=Markup(CSS), script=Markup(SCRIPT),
+        title=title or "Sudoku explained", css=Markup(CSS), script=Markup(SCRIPT), frame=frame,
         facts={"puzzle": f.puzzle, "size": f.size, "box": f.box, "sentence": f.sentence()},
         start=Markup(grid_svg(wt.start, size_px=size_px, givens=wt.givens,
                               title="Starting position")),

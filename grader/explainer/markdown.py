@@ -63,7 +63,14 @@ def _branches(lines: list[str], step: Step, indent: int, full: bool = False,
               nest: int = 0) -> None:
     """A trial's branches as nested lists; ``nest``: how many trials this
     one is nested in (its assumptions' label)."""
-    from rules.chain_text import assumed, branch_end, chain_notation, end_text, has_short, label
+    from grader.core.chain_text import (
+        assumed,
+        branch_end,
+        chain_notation,
+        end_text,
+        has_short,
+        label,
+    )
 
     many = len(step.branches) > 1
     mark = label(nest)
@@ -90,8 +97,8 @@ def _branches(lines: list[str], step: Step, indent: int, full: bool = False,
 
 
 def _link_text(step: Step, link: Link, mark: str = "A") -> str:
+    from grader.core.chain_text import uses_text
     from grader.core.phrases import effects
-    from rules.chain_text import uses_text
 
     sub = link.step
     eff = effects(step.geo, link.placements, link.eliminations)
@@ -111,7 +118,7 @@ def _step_text(step: Step) -> str:
 
 def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
                     title: str | None = None, full_trace: bool = False,
-                    notation: str = "book") -> str:
+                    notation: str | None = None) -> str:
     """The explanation for a forum post; ``notation``: the sentences'
     (``book`` or ``compact``)."""
     f = facts(wt)
@@ -124,7 +131,7 @@ def render_markdown(wt: Walkthrough, detail: str = "short", grids: bool = True,
         col = _item(out, 0, f"{number}.", f"{_step_text(step)} (level {shown_level(step)}{ref})")
         if detail == "teach":
             if step.branches:
-                from rules.trial_text import trial_parts
+                from grader.core.trial_text import trial_parts
 
                 intro, outro = trial_parts(step)
                 out += ["", " " * col + _escape(intro), ""]

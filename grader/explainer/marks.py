@@ -50,8 +50,9 @@ def step_marks(step: Step | None) -> dict[int, CellMarks]:
             m.cell_role = role
             m.values = step.pattern.values
     for arc in step.pattern.arcs:
-        for c, v in (arc.a, arc.b):
-            get(c).linked.add(v)
+        for cs, v in ((arc.a_cells, arc.a[1]), (arc.b_cells, arc.b[1])):
+            for c in cs:
+                get(c).linked.add(v)
     for c, v in step.placements:
         get(c).placed = v
     for c, v in step.eliminations:

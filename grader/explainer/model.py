@@ -77,8 +77,14 @@ class ArcModel(_Model):
 
     a: CellValue = Field(description="the candidate the link starts from")
     b: CellValue = Field(description="the candidate it ends at")
-    kind: str = Field(description="strong (at least one of the two is true) or weak (at most "
-                                  "one is)")
+    kind: str = Field(description="strong (at least one of the two is true), weak (at most "
+                                  "one is), or grouped-strong / grouped-weak: the same where an "
+                                  "end is a group of cells (a_cells, b_cells) holding the "
+                                  "value in one of them")
+    a_cells: list[list[int]] = Field(
+        default=[], description="the cells of the first end: [a.cell], or every cell of a group")
+    b_cells: list[list[int]] = Field(
+        default=[], description="the cells of the second end: [b.cell], or every cell of a group")
     unit: str | None = Field(
         default=None, description="where it holds (R1..Rn, C1..Cn, B1..Bn): the unit where the "
                                   "value has just these two places (strong) or that the two "
@@ -112,7 +118,7 @@ class LinkModel(_Model):
     eliminations: list[CellValue] = Field(
         default=[], description="the effects of the sub-step the chain needs (not all of them)")
     uses: list[int] = Field(default=[], description="indexes of the links this one comes from")
-    notation: str = Field(description="compact notation, e.g. r5c4<>7")
+    notation: str = Field(description="in the document's notation, e.g. r5c4<>7")
     summary: str = Field(default="", description="the sub-step's one-line sentence")
     trial: StepModel | None = Field(
         default=None, description="a nested trial's own explanation (its branches and chains)")
@@ -122,7 +128,7 @@ class EndModel(_Model):
     kind: EndKind
     reason: str = Field(description="the contradiction's reason, or the conclusions reached")
     uses: list[int] = Field(default=[], description="indexes of the links the end rests on")
-    notation: str = Field(description="the whole branch in compact notation")
+    notation: str = Field(description="the whole branch in the document's notation")
 
 
 class BranchModel(_Model):
@@ -153,7 +159,7 @@ class StepModel(_Model):
     rule_level: int = Field(description="the level of the step's rule in the hierarchy")
     reference: str = Field(description="the book's reference, e.g. 'rule 2.1'")
     family: str = Field(description="template family, e.g. single-position, fish, reductio")
-    summary: str = Field(description="one line in the book's notation (--detail short)")
+    summary: str = Field(description="one line in the document's notation (--detail short)")
     explanation: str = Field(description="the reasoning in full sentences (--detail teach)")
     placements: list[CellValue] = []
     eliminations: list[CellValue] = []
@@ -190,8 +196,9 @@ class Explanation(_Model):
     solved: bool
     path: str = Field("book", description="book (the minimal-level strategy) or patterns (the "
                                           "expert walk's patterns where rules 1-12 stop)")
-    notation: str = Field("book", description="the notation of the sentences: book ((2, 7) != 3, "
-                                              "(4, 9) <- 8) or compact (r2c7<>3, r4c9=8)")
+    notation: str = Field("compact", description="the notation of every sentence of the document: "
+                                                 "compact (r2c7<>3, r4c9=8; the default) or book "
+                                                 "((2, 7) != 3, (4, 9) <- 8)")
     steps: list[StepModel]
     final: str = Field(description="the values after the last step, '.' for empty")
 
@@ -207,7 +214,7 @@ def _cv(step: Step, effects: tuple[tuple[int, int], ...]) -> list[CellValue]:
 
 
 def link_model(step: Step, link: Link, full: bool = False) -> LinkModel:
-    from rules.trial_text import link_notation
+    from grader.core.trial_text import link_notation
 
     sub = link.step
     return LinkModel(
@@ -221,7 +228,7 @@ def link_model(step: Step, link: Link, full: bool = False) -> LinkModel:
 def chain_models(step: Step, b: Branch, full: bool = False,
                  ) -> tuple[list[LinkModel] | None, EndModel | None]:
     """The chain of a branch and its end, as models."""
-    from rules.trial_text import chain_notation, fact_notation
+    from grader.core.trial_text import chain_notation, fact_notation
 
     if b.chain is None:
         return None, None
@@ -287,6 +294,8 @@ def step_model(step: Step, number: int, full: bool = False) -> StepModel:
             links=[ArcModel(a=CellValue(cell=_rc(step, arc.a[0]), value=arc.a[1]),
                             b=CellValue(cell=_rc(step, arc.b[0]), value=arc.b[1]),
                             kind=arc.kind,
+                            a_cells=[_rc(step, c) for c in arc.a_cells],
+                            b_cells=[_rc(step, c) for c in arc.b_cells],
                             unit=geo.region_name(arc.unit) if arc.unit >= 0 else None)
                    for arc in step.pattern.arcs],
         ),

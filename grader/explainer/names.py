@@ -5,12 +5,12 @@
 quad, cell forcing chains...); ``beside``: that name when it differs from
 the book's, which the renderers write after it.  ``shown_level``: the
 highest level the step's proof uses (a trial whose branches use a level-14
-rule shows level 14; see :func:`rules.trial_text.proof_level`)."""
+rule shows level 14; see :func:`grader.core.trial_text.proof_level`)."""
 
 from __future__ import annotations
 
 from grader.core.steps import Step
-from rules.trial_text import proof_level
+from grader.core.trial_text import proof_level
 
 
 def common_name(step: Step) -> str | None:

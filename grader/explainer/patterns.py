@@ -7,13 +7,13 @@ and at each position where they stop, what the expert walk that rates the
 grid finds there (:mod:`grader.strategy.expert.walker`): the first family,
 in Sukaku Explainer's order, with a hint, each of its hints that the walk
 applies a step of its own, drawn and told by its family
-(:mod:`rules.patterns`), with its value on Sudoku Explainer's scale.  The
+(:mod:`grader.rules.patterns`), with its value on Sudoku Explainer's scale.  The
 walk's positions are the path's, so its hardest step is the pattern and the
 value that ``grade`` reports (``se_pattern``, ``se``).
 
 Where no family finds anything the walk takes Sudoku Explainer's dynamic
 forcing chains (:mod:`grader.strategy.serate`), shown as forcing chains
-(:mod:`rules.patterns.nets`).  Where the walk ends (a position that needs a
+(:mod:`grader.rules.patterns.nets`).  Where the walk ends (a position that needs a
 chaining level the default setting does not search, rated by that level's
 base) the path shows the book's trial there, named and valued as the walk
 rates it, and goes on in the same way to the end: the patterns and chains
@@ -30,15 +30,14 @@ from dataclasses import replace
 from typing import Any
 
 from grader.core.board import Board
-from grader.core.steps import Step
+from grader.core.steps import Arc, Step
+from grader.explainer.names import shown_level
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
 from grader.strategy.expert.walker import RATED_SIZES, Move, Rater
 from grader.strategy.plugins import pattern_families
 from grader.strategy.propagate import next_step_of
 
-#: The two paths ``explain`` can show.
-PATHS = ("patterns", "book")
 #: The name the family of the walk's trials presents a step of the book's
 #: under, where the walk ends (see :func:`_beyond`).
 NETS = "forcing chains (book)"
@@ -55,6 +54,8 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
         yield from engine.steps(work, max_level)
         return
     engine.attach_solution(work)
+    # the grid's canonical level: no step shows more (see _hints)
+    top = engine.canonical(work)[0] or None
     rater = Rater(engine)
     plain = tuple(sorted(rater.plain, key=lambda r: r.level))
     families = pattern_families()
@@ -70,7 +71,7 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
         if not rated and move is not None and _chains(move, families):
             move = None  # past the walk's end, the book's trials prove more per line
         if move is None or not move.hints:  # the walk ends here
-            step = _book_trial(work, engine, move if rated else None, families)
+            step = _book_trial(work, engine, move if rated else None, families, top)
             if step is None:
                 return
             rated = False
@@ -79,7 +80,7 @@ def pattern_steps(work: Board, engine: Engine, max_level: int | None = None) -> 
             continue
         rating = max(rating, move.rating) if rated else rating
         before = work.copy()
-        for step in _hints(work, move.hints, families, engine):
+        for step in _hints(work, move.hints, families, engine, top):
             yield step if rated else replace(step, se=None)
         # a useful hint always moves: a walk that would loop is a bug
         if work.cands == before.cands and work.values == before.values:
@@ -94,12 +95,13 @@ def _chains(move: Move, families: Mapping[str, Any]) -> bool:
 
 
 def _book_trial(work: Board, engine: Engine, move: Move | None,
-                families: Mapping[str, Any]) -> Step | None:
+                families: Mapping[str, Any], top: int | None = None) -> Step | None:
     """The book's trial where the walk ends (rated by a bound: the first
     chaining level the default setting does not search; ``move``), named
     and valued as the walk rates the position; or, after the walk's end, where
-    nothing it searches moves, the book's trial as it is (not rated)."""
-    step = engine.next_step(work)
+    nothing it searches moves, the book's trial as it is (not rated); the
+    book's trials keep to the grid's level ``top``."""
+    step = engine.next_step(work, None, top)
     if step is None or move is None:
         return step
     net = families.get(NETS)
@@ -108,15 +110,19 @@ def _book_trial(work: Board, engine: Engine, move: Move | None,
 
 
 def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
-                   engine: Engine) -> Step:
+                   engine: Engine, top: int | None = None) -> Step:
     """The book's trial at a position whose forcing chain the pattern family
     cannot rebuild within its depth: named as what it shows ("forcing chains
     (book)", "nested trials" when its branches use trials), valued as the
-    walk rates the position."""
-    step = engine.next_step(work)
+    walk rates the position.  Also where the family's proof would use a
+    level above the grid's (``top``): the book's trial of the grid's level
+    then (a reductio where disjunctive constructions solve the grid)."""
+    step = engine.next_step(work, None, top)
     if step is None:
         raise RuntimeError(f"neither the walk's {hint.family} nor a book trial moves "
                            f"{work.to_string()}")
+    if not step.depth:  # the grid's level is below the trials: the book's rule itself
+        return step
     name = "nested trials" if step.depth > 1 else NETS
     net = families.get(NETS)
     return (net.label(step, name, hint.rating) if net is not None
@@ -124,7 +130,7 @@ def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
 
 
 def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, Any],
-           engine: Engine) -> Iterator[Step]:
+           engine: Engine, top: int | None = None) -> Iterator[Step]:
     """The hints of a move as steps of their families, each applied in turn
     with what it still proves.  The walk found them all on one position; the
     next shown is the first whose pattern is still whole on the board the
@@ -141,6 +147,11 @@ def _hints(work: Board, hints: tuple[Hint, ...], families: Mapping[str, Any],
         else:
             return
         first = False
+        if top is not None and shown_level(step) > top:
+            # the family's proof goes above the grid's level (a reductio
+            # where disjunctive constructions solve the grid): the book's
+            # trial of the grid's level instead, valued as the walk rates it
+            step = _book_fallback(work, hint, families, engine, top)
         if step.placements or step.eliminations:
             work.apply(step)
             yield step
@@ -176,27 +187,44 @@ def _present(work: Board, hint: Hint, families: Mapping[str, Any],
 
 def whole(step: Step, board: Board) -> bool:
     """Every link of the step's pattern joins candidates of ``board``, a
-    strong link still leaves its two candidates as the only ones of their
-    cell or unit (the grouped link across an empty rectangle's box is not
-    checked), and every cell of the pattern is open."""
+    strong link still leaves its two ends (a candidate, or a group's) as the
+    only places of their cell or unit, a weak link's ends still see each
+    other, every cell of the pattern is open, and what its family states of
+    the position (``holds``) is still true there."""
     for c, _ in step.pattern.cells:
         if board.values[c]:
             return False
     for arc in step.pattern.arcs:
-        for c, v in (arc.a, arc.b):
-            if board.values[c] or not board.cands[c] >> (v - 1) & 1:
-                return False
-        (a, da), (b, db) = arc.a, arc.b
-        if arc.strong and a == b and board.cands[a] != (1 << (da - 1)) | (1 << (db - 1)):
+        if not arc_holds(board, arc):
             return False
-        grouped = (step.family == "empty-rectangle" and arc.unit >= 0
-                   and board.geo.region_kind[arc.unit] == 2)
-        if arc.strong and a != b and arc.unit >= 0 and not grouped:
-            bit = 1 << (da - 1)
-            spots = [c for c in board.geo.regions[arc.unit] if board.cands[c] & bit
-                     and not board.values[c]]
-            if sorted(spots) != sorted((a, b)):
-                return False
-    return True
+    holds = getattr(step.technique, "holds", None)
+    return holds is None or bool(holds(step, board))
 
 
+def arc_holds(board: Board, arc: Arc) -> bool:
+    """Whether ``arc`` is what its kind says on ``board``."""
+    geo = board.geo
+    (a, da), (b, db) = arc.a, arc.b
+    ends_a, ends_b = arc.a_cells, arc.b_cells
+    for c, v in [(c, da) for c in ends_a] + [(c, db) for c in ends_b]:
+        if board.values[c] or not board.cands[c] >> (v - 1) & 1:
+            return False
+    if a == b and not arc.grouped:
+        if arc.strong:
+            return da != db and board.cands[a] == (1 << (da - 1)) | (1 << (db - 1))
+        return da != db
+    if da != db:
+        return False
+    if not arc.strong:
+        return all(x != y and any(r in geo.cell_regions[y] for r in geo.cell_regions[x])
+                   for x in ends_a for y in ends_b)
+    if arc.unit < 0:
+        return False
+    unit = geo.region_set[arc.unit]
+    if not all(c in unit for c in ends_a + ends_b):
+        return False
+    bit = 1 << (da - 1)
+    spots = {c for c in geo.regions[arc.unit] if board.cands[c] & bit and not board.values[c]}
+    if not arc.grouped:
+        return spots == {a, b}
+    return spots <= set(ends_a) | set(ends_b)

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.core.board import Board
+from grader.explainer.choices import INPUT_FORMATS
 from grader.explainer.core import ExplainError, UsageError
 from grader.formats import (
     BINARY_SNIFF_BYTES,
-    FORMATS,
     InputError,
     MalformedGrid,
     Record,
@@ -33,7 +33,6 @@ from grader.formats import (
 from grader.formats.decode import binary_error, bom_encoding
 from grader.formats.pencil import pencil_positions, symbol_value
 
-INPUT_FORMATS = (*FORMATS, "pencil")
 _MOVE = re.compile(
     r"(?:[rR](?P<r1>\d+)\s*[cC](?P<c1>\d+)|\(\s*(?P<r2>\d+)\s*,\s*(?P<c2>\d+)\s*\))"
     r"\s*(?P<op><-|!=|<>|=|:)\s*(?P<v>[0-9A-Za-z])")

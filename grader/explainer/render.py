@@ -11,21 +11,20 @@ from rich.text import Text
 
 from grader.core.board import Board
 from grader.core.steps import Step
+from grader.core.trial_text import branch_lines, teach_trial
 from grader.explainer.names import beside, shown_level
-from grader.explainer.notation import shown
+from grader.explainer.notation import cased, shown
 from grader.explainer.textgrid import Drawing
-from rules.trial_text import branch_lines, teach_trial
-
-DETAILS = ("short", "teach")
 
 
-def header(number: int, step: Step, total: int | None = None) -> Text:
+def header(number: int, step: Step, total: int | None = None,
+           notation: str | None = None) -> Text:
     """``Step 4/52 · single position · level 1 · rule 2.1`` (a step of the
     pattern path: ``Step 18/60 · skyscraper · SE 4.0 · level 13``)."""
     t = Text()
     t.append(f"Step {number}" + (f"/{total}" if total else ""), "bold")
     t.append(" · ")
-    t.append(step.name, "bold cyan")
+    t.append(step.name if notation is None else cased(step.name), "bold cyan")
     if beside(step):
         t.append(f" ({beside(step)})", "cyan")
     if step.se is not None:
@@ -52,7 +51,7 @@ def _style_line(line: str) -> Text:
 
 
 def body_lines(step: Step, detail: str = "short", full: bool = False,
-               notation: str = "book") -> list[str]:
+               notation: str | None = None) -> list[str]:
     """The text of a step at ``detail``: the summary (and a trial's branches:
     their chains, or with ``full`` the whole recorded propagation) or the
     teach explanation, in ``notation`` (``book`` or ``compact``)."""
@@ -68,7 +67,8 @@ def body_lines(step: Step, detail: str = "short", full: bool = False,
     return [shown(line, notation) for line in lines]
 
 
-def body(step: Step, detail: str = "short", full: bool = False, notation: str = "book") -> Text:
+def body(step: Step, detail: str = "short", full: bool = False,
+         notation: str | None = None) -> Text:
     """The step's text; at ``teach`` depth the summary line comes first, in bold."""
     out = Text()
     for i, line in enumerate(body_lines(step, detail, full, notation)):
@@ -84,12 +84,12 @@ def body(step: Step, detail: str = "short", full: bool = False, notation: str = 
 def render_step(number: int, step: Step, board: Board | None = None,
                 givens: Collection[int] | None = None, detail: str = "short",
                 total: int | None = None, grid: bool = True,
-                full: bool = False, notation: str = "book") -> RenderableType:
+                full: bool = False, notation: str | None = None) -> RenderableType:
     """One step: header, text, and (with ``board``, the position before the
     step) the candidate grid with the pattern highlighted.  ``full``: a
     trial's branches as the whole recorded propagation; ``notation``: the
     sentences' (``book`` or ``compact``)."""
-    parts: list[RenderableType] = [header(number, step, total),
+    parts: list[RenderableType] = [header(number, step, total, notation),
                                    body(step, detail, full, notation)]
     if grid and board is not None:
         parts.append(Text())

@@ -15,10 +15,16 @@ are the texts the command writes for ``--format json|html|markdown``,
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
 from grader.core.board import Board
+from grader.explainer.choices import (
+    DEFAULT_GRIDS,
+    DEFAULT_NOTATION,
+    DEFAULT_PATH,
+    EXPLAIN_FORMATS,
+)
 from grader.explainer.core import ExplainError, UsageError, Walkthrough, walkthrough
 from grader.explainer.notation import shown
 from grader.explainer.position import Position, apply_moves, check_position, load_position
@@ -26,16 +32,18 @@ from grader.formats import Record
 from grader.strategy.engine import Engine
 from grader.strategy.hierarchy import Hierarchy
 
-#: what ``--format`` accepts
-FORMATS = ("text", "json", "html", "markdown")
+#: what ``--format`` accepts (declared in :mod:`grader.explainer.choices`)
+FORMATS = EXPLAIN_FORMATS
 
 
 @dataclass(frozen=True)
 class ExplainOptions:
-    """Everything ``explain`` is asked, typed (the command's options, parsed)."""
+    """Everything ``explain`` is asked, typed (the command's options, parsed);
+    every field but ``grid`` is given by keyword."""
 
     #: a grid, a file of grids, ``-``, or pencil marks
     grid: str
+    _: KW_ONLY
     index: int = 1
     box: tuple[int, int] | None = None
     input_format: str = "auto"
@@ -54,9 +62,13 @@ class ExplainOptions:
     full_trace: bool = False
     output: Path | None = None
     #: ``patterns`` or ``book`` (see :mod:`grader.explainer.patterns`)
-    path: str = "patterns"
+    path: str = DEFAULT_PATH
     #: ``book`` ((2, 7) != 3) or ``compact`` (r2c7<>3), see :mod:`grader.explainer.notation`
-    notation: str = "book"
+    notation: str = DEFAULT_NOTATION
+    #: the steps drawn in full after the step log (text): ``hardest``,
+    #: ``expert``, ``all`` or ``none``; ``log``: the step log alone
+    grids: str = DEFAULT_GRIDS
+    log: bool = False
 
     @property
     def depth(self) -> str:
@@ -124,7 +136,7 @@ def step_count_error(wt: Walkthrough, number: int) -> str | None:
 
 
 def step_json(wt: Walkthrough, number: int, full_trace: bool = False,
-              notation: str = "book") -> str:
+              notation: str | None = None) -> str:
     """Step ``number`` (1-based, which exists) as ``--step N --format json`` writes it."""
     from grader.explainer.model import step_model
 
@@ -141,7 +153,7 @@ def no_step_message(wt: Walkthrough) -> str:
 
 
 def hint_json(wt: Walkthrough, level: str, full_trace: bool = False,
-              notation: str = "book") -> str:
+              notation: str | None = None) -> str:
     """``--hint LEVEL --format json``: the level and the hint (and the step, at
     ``full``); ``{"hint": null, ...}`` when no step comes next."""
     from grader.explainer.hints import hint_level, technique_hint, where_hint

@@ -26,7 +26,8 @@ from rich.style import Style
 from rich.text import Span, Text
 
 from grader.core.board import Board
-from grader.core.steps import Step
+from grader.core.geometry import Geometry
+from grader.core.steps import Arc, Step
 from grader.explainer.marks import CellMarks, step_marks
 from grader.explainer.style import (
     CANDIDATE,
@@ -318,16 +319,23 @@ def links_text(step: Step) -> str:
     (``;``)."""
     geo = step.geo
 
-    def cand(e: tuple[int, int]) -> str:
-        return f"r{geo.cell_row[e[0]] + 1}c{geo.cell_col[e[0]] + 1}={geo.symbol(e[1])}"
+    def end(geo: Geometry, arc: Arc, first: bool) -> str:
+        cs = sorted(arc.a_cells if first else arc.b_cells)
+        v = (arc.a if first else arc.b)[1]
+        rows = "".join(dict.fromkeys(str(geo.cell_row[c] + 1) for c in cs))
+        cols = "".join(dict.fromkeys(str(geo.cell_col[c] + 1) for c in cs))
+        if len(rows) > 1 and len(cols) > 1:
+            return ",".join(f"r{geo.cell_row[c] + 1}c{geo.cell_col[c] + 1}"
+                            for c in cs) + f"={geo.symbol(v)}"
+        return f"r{rows}c{cols}={geo.symbol(v)}"
 
     out: list[str] = []
     last = None
     for arc in step.pattern.arcs:
-        if arc.a != last:
-            out.append(("; " if out else "") + cand(arc.a))
-        out.append(f" {'=' if arc.strong else '-'} {cand(arc.b)}")
-        last = arc.b
+        if (arc.a, arc.a_cells) != last:
+            out.append(("; " if out else "") + end(geo, arc, True))
+        out.append(f" {'=' if arc.strong else '-'} {end(geo, arc, False)}")
+        last = (arc.b, arc.b_cells)
     return "".join(out)
 
 

@@ -48,7 +48,7 @@ def read_key_tty(fd: int | None = None) -> str:
 
 
 def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = True,
-         read_key: Callable[[], str] = read_key_tty, notation: str = "book") -> int:
+         read_key: Callable[[], str] = read_key_tty, notation: str | None = None) -> int:
     """Interactive walk; returns how many distinct steps were shown."""
     i = 0
     shown = 0
@@ -80,7 +80,7 @@ def walk(wt: Walkthrough, console: Console, detail: str = "teach", grid: bool = 
 
 
 def print_all(wt: Walkthrough, console: Console, detail: str = "teach",
-              grid: bool = True, notation: str = "book") -> int:
+              grid: bool = True, notation: str | None = None) -> int:
     """Every step in turn, separated by a rule line (non-interactive walk)."""
     count = 0
     for number, board, step in wt:

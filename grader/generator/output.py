@@ -28,8 +28,13 @@ from grader.generator.search import Generated
 from grader.strategy.grading import CONTRACT_FIELDS
 from grader.strategy.hierarchy import Hierarchy
 
-#: Output formats, as ``--format`` spells them.
-OUTPUT_FORMATS: tuple[str, ...] = ("line", "nt", "block", "csv", "jsonl")
+#: Output formats, as ``--format`` spells them (declared once: the command's
+#: choices and the request's check derive from it); ``text``: a grid a line,
+#: with a ``#`` comment
+OUTPUT_FORMATS: tuple[str, ...] = ("text", "nt", "block", "csv", "jsonl")
+DEFAULT_FORMAT = "text"
+#: old names of ``--format`` values, still accepted (not listed), and what each means
+FORMAT_ALIASES = {"line": "text"}
 CSV_FIELDS: tuple[str, ...] = (*CONTRACT_FIELDS, "solution")
 
 
@@ -58,13 +63,14 @@ def record(g: Generated, index: int) -> dict[str, Any]:
 
 def format_grid(g: Generated, index: int, fmt: str, h: Hierarchy,
                 with_solution: bool = False) -> str:
-    """One grid in a text format (``line``, ``nt``, ``block`` or ``jsonl``),
+    """One grid in a text format (``text``, ``nt``, ``block`` or ``jsonl``),
     ending with a newline.  CSV needs a header: use :class:`CsvWriter`."""
     geo = g.geo
+    fmt = FORMAT_ALIASES.get(fmt, fmt)
     if fmt == "jsonl":
         return json.dumps(record(g, index)) + "\n"
     note = comment(g, h)
-    if fmt == "line":
+    if fmt == "text":
         text = grid_text(geo, g.puzzle)
         if with_solution:
             text += " " + grid_text(geo, g.solution)

@@ -28,7 +28,13 @@ from typing import TextIO
 from grader.core.geometry import SUPPORTED_SIZES, Geometry, geometry_for_size
 from grader.formats import InputError, iter_source
 from grader.generator.climb import Counters, climbs
-from grader.generator.output import CsvWriter, format_grid
+from grader.generator.output import (
+    DEFAULT_FORMAT,
+    FORMAT_ALIASES,
+    OUTPUT_FORMATS,
+    CsvWriter,
+    format_grid,
+)
 from grader.generator.pack import write_pack
 from grader.generator.run import Task, plan_tasks, run
 from grader.generator.search import Generated, GenerationError, Generator, Settings
@@ -45,8 +51,8 @@ from grader.generator.targets import (
 from grader.kernel import solve
 from grader.strategy.hierarchy import Hierarchy, default_hierarchy
 
-#: what ``--format`` accepts
-FORMATS = ("line", "nt", "block", "csv", "jsonl")
+#: what ``--format`` accepts (declared in :mod:`grader.generator.output`)
+FORMATS = OUTPUT_FORMATS
 
 
 @dataclass(frozen=True)
@@ -72,7 +78,7 @@ class GenerateOptions:
     jobs: int = 1
     #: seconds for the whole run (None: no limit)
     timeout: float | None = None
-    output_format: str = "line"
+    output_format: str = DEFAULT_FORMAT
     with_solution: bool = False
     #: ``--pack DIR``: one grid of each rating and pack.html
     pack: Path | None = None
@@ -167,7 +173,7 @@ def _geometry(opts: GenerateOptions) -> Geometry:
 
 
 def _check_format(opts: GenerateOptions, geo: Geometry) -> None:
-    if opts.output_format not in FORMATS:
+    if opts.output_format not in (*FORMATS, *FORMAT_ALIASES):
         raise GenerationError(f"unknown output format {opts.output_format!r} "
                               f"(choose from {', '.join(FORMATS)})")
     if opts.output_format == "nt" and geo.a != geo.b:

@@ -874,7 +874,13 @@ typedef struct {
 /* memos per thread: calls release the GIL, and Dask runs grids in threads;
    one per depth, so that the searches of depth 1 made between two nested
    searches do not empty the nested one */
-static THREAD_LOCAL Memo memo_store[MEMO_SLOTS];
+/* two ways per depth: the strategy alternates, at one depth, between the
+   disjunctive construction nested over disjunctive constructions only and the
+   trials nested over every trial (grader/strategy/engine.py: units), whose
+   programs differ; each keeps its own memo */
+#define MEMO_WAYS 2
+static THREAD_LOCAL Memo memo_store[MEMO_SLOTS * MEMO_WAYS];
+static THREAD_LOCAL unsigned long memo_clock, memo_used[MEMO_SLOTS * MEMO_WAYS];
 
 static void memo_reset(Memo *m) {
     if (m->res) {
@@ -890,7 +896,7 @@ static void memo_reset(Memo *m) {
 }
 
 static void memo_reset_all(void) {
-    for (int i = 0; i < MEMO_SLOTS; i++) memo_reset(&memo_store[i]);
+    for (int i = 0; i < MEMO_SLOTS * MEMO_WAYS; i++) memo_reset(&memo_store[i]);
 }
 
 /* Does position st hold everything position (v, c) held? */
@@ -910,7 +916,19 @@ static int extends(const Geo *g, const State *st, const uint8_t *v, const M *c) 
 /* the memo for (g, P, depth, position st): carried forward when st extends
    its position (see above), else emptied if it held another */
 static Memo *memo_for(const Geo *g, const State *st, const Rules *P, int depth) {
-    Memo *m = &memo_store[depth < MEMO_SLOTS ? depth : MEMO_SLOTS - 1];
+    int slot = (depth < MEMO_SLOTS ? depth : MEMO_SLOTS - 1) * MEMO_WAYS, way = -1;
+    for (int w = 0; w < MEMO_WAYS && way < 0; w++) {
+        Memo *x = &memo_store[slot + w];
+        if (x->valid && x->g == g && x->depth == depth && !memcmp(&x->P, P, sizeof(Rules)))
+            way = w;
+    }
+    if (way < 0) { /* the way not used for the longest time */
+        way = 0;
+        for (int w = 1; w < MEMO_WAYS; w++)
+            if (memo_used[slot + w] < memo_used[slot + way]) way = w;
+    }
+    memo_used[slot + way] = ++memo_clock;
+    Memo *m = &memo_store[slot + way];
     int same_search = m->valid && m->g == g && m->depth == depth &&
                       !memcmp(&m->P, P, sizeof(Rules));
     if (same_search && !memcmp(m->v, st->v, g->nc) && !memcmp(m->c, st->c, sizeof(M) * g->nc))

@@ -7,12 +7,18 @@ graded by the minimal-level strategy.
 
 The score
 ---------
-The book's rating is coarse; ``score`` orders grids inside it.  Each applied
-step weighs ``2 ** (level - 1)``; a trial step (levels 13-14) nested to depth
-``d`` weighs that times ``2 ** (d - 1)``.  With ``W`` the total weight and ``L`` the grid's
-level::
+The book's rating is coarse; ``score`` orders grids inside it.  With ``W``
+a weight and ``L`` the grid's (canonical) level::
 
     score = 10 * L + 10 * W / (W + 20 * 2 ** (L - 1))
+
+Below the trials ``W`` weighs rounds (:meth:`Engine.plain_weight`): at each
+position, every step of the lowest rule that moves, each distinct effect
+weighing ``2 ** (level - 1)``, all applied at once; a function of the
+puzzle, the same on every isomorph.  Expert grids of sizes Sudoku
+Explainer does not rate weigh the steps of the path (a trial step nested to
+depth ``d`` weighs ``2 ** (level - 1) * 2 ** (d - 1)``), which may tell
+isomorphs apart.
 
 so ``score`` lies in ``[10 L, 10 L + 10)``: grids sort first by level, then by
 how much work at and near that level they need (more steps of the hardest
@@ -193,12 +199,19 @@ class Grader:
     def tally(self, grid: Grid, solution: tuple[int, ...] | None = None) -> Tally:
         """The counts of the strategy's path on ``grid``, what a grade needs
         (every step made and checked in debug mode)."""
-        if self.check:
-            return self.trace(grid, solution).tally()
         board = Board.from_values(grid.geo, grid.values)
         if solution is not None:
             board.solution = tuple(solution)  # from the exact solver: unique, consistent
-        return self.engine.rate(board)
+        start = board.copy()
+        if self.check:
+            path = self.trace(grid, solution).tally()
+        else:
+            path = self.engine.rate(board)
+        if path.solved and not path.depth:
+            # below the trials the score weighs rounds, not the path's steps,
+            # whose number depends on the order of the cells
+            path.weight = self.engine.plain_weight(start)
+        return path
 
     def grade_grid(self, grid: Grid, index: int = 1, line: int | None = None) -> GradeResult:
         t0 = time.perf_counter()

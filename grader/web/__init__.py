@@ -13,13 +13,16 @@ Modules:
 * :mod:`.options` -- :class:`ServeOptions`, what the command hands over;
 * :mod:`.work` -- the work on grids, done in worker processes (the only
   module here that imports the grader's engine);
-* :mod:`.paths` -- the solution paths a page can follow (the book's; the
-  hook for the pattern path);
+* :mod:`.paths` -- the solution paths a page can follow (the pattern path,
+  the default, and the book's);
 * :mod:`.views` -- a computed path drawn and written for the page;
-* :mod:`.pool` -- the worker processes, each job under a deadline;
+* :mod:`.pool` -- the worker processes, each job under a deadline, a bounded
+  time in the queue, cancelled when its client leaves;
 * :mod:`.service` -- the cache of computed paths in front of the pool;
 * :mod:`.models`, :mod:`.routes`, :mod:`.app` -- the API and the application;
-* :mod:`.server` -- the HTTP server (uvicorn) on a free port.
+* :mod:`.server` -- the HTTP server (uvicorn) on a free port;
+* :mod:`.protocol` -- its HTTP protocol, which closes idle and half-sent
+  connections.
 
 Nothing here imports FastAPI until the server starts: ``import grader.web``
 stays cheap, and :func:`missing_extra` tells the command what to install.

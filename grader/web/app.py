@@ -4,12 +4,15 @@ Limits: a request body larger than ``max_body`` is refused (413) before it is
 read; every answer carries a Content-Security-Policy that allows scripts,
 styles and connections from the server only (no inline script, no style
 attribute: the page has none); only the loopback names are accepted as Host
-when the server listens on the loopback (a page elsewhere cannot reach it
-through DNS rebinding); errors are JSON ``{"error": kind, "detail": message}``.
+when the server listens on the loopback, IPv4 or IPv6 (a page elsewhere
+cannot reach it through DNS rebinding: :class:`LoopbackHosts`); a request
+whose client leaves before its answer is cancelled, with the work it waits
+for (:class:`Abandoned`); errors are JSON ``{"error": kind, "detail": message}``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -23,12 +26,12 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.exceptions import HTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from grader.web.options import ServeOptions
+from grader.explainer.choices import HINT_LEVELS
+from grader.web.options import ServeOptions, is_loopback
 from grader.web.paths import DEFAULT_PATH, PATHS
-from grader.web.pool import JobFailed, JobRefused, JobTimeout, PoolBusy
+from grader.web.pool import JobFailed, JobRefused, JobTimeout, PoolBusy, QueueTimeout
 from grader.web.routes import router
 from grader.web.service import Service
 from grader.web.work import BadRequest
@@ -41,7 +44,6 @@ HEADERS = [(b"content-security-policy", CSP.encode()),
            (b"referrer-policy", b"no-referrer"),
            (b"x-frame-options", b"DENY"),
            (b"cross-origin-opener-policy", b"same-origin")]
-LOOPBACK = ("127.0.0.1", "localhost")
 
 
 #: A refused body is read (and dropped) up to this size, so that the client,
@@ -113,6 +115,100 @@ class Limits:
         await send({"type": "http.response.body", "body": body})
 
 
+def host_name(header: str) -> str:
+    """The name of a Host header, without its port: ``[::1]:8000`` -> ``::1``,
+    ``localhost:8000`` -> ``localhost``, ``::1`` -> ``::1``; a header of
+    another shape (``[::1].evil.example``, a port that is not a number) comes
+    back whole, and no name is like it."""
+    h = header.strip()
+    if h.startswith("["):
+        name, bracket, port = h[1:].partition("]")
+        ok = bracket and (not port or (port[0] == ":" and port[1:].isdigit()))
+        return name if ok else h
+    if h.count(":") == 1:
+        name, _, port = h.partition(":")
+        return name if port.isdigit() else h
+    return h
+
+
+class LoopbackHosts:
+    """ASGI middleware for a server on the loopback: only a loopback name
+    (``localhost``, ``127.x.x.x``, ``::1``, with or without a port) is
+    accepted as Host, anything else (or none) is refused with 400 -- a page of
+    another site that a DNS name rebinds to the loopback cannot use the server."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope.get("headers", [])).get(b"host", b"").decode("latin-1")
+        if host and is_loopback(host_name(host)):
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps({"error": "bad-host",
+                           "detail": f"the Host {host!r} is not the loopback: the server "
+                                     f"answers only localhost, 127.0.0.1 and [::1]"}).encode()
+        await send({"type": "http.response.start", "status": 400,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class Abandoned:
+    """ASGI middleware: a request whose client leaves (closes the connection)
+    before the answer starts is cancelled, and with it the work it waits for
+    (out of the queue, or stopped in its worker).  Once the request's body is
+    read, a watcher waits for the next message of the connection: it comes
+    when the client leaves (or once the answer is sent)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        read = asyncio.Event()
+        answered = False
+        left = False
+        handler = asyncio.current_task()
+        assert handler is not None
+
+        async def reading() -> Message:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body"):
+                read.set()
+            return message
+
+        async def sending(message: Message) -> None:
+            nonlocal answered
+            if message["type"] == "http.response.start":
+                answered = True
+            await send(message)
+
+        async def watch() -> None:
+            nonlocal left
+            await read.wait()
+            message = await receive()
+            if message["type"] == "http.disconnect" and not answered:
+                left = True
+                handler.cancel()
+
+        watcher = asyncio.get_running_loop().create_task(watch())
+        try:
+            await self.app(scope, reading, sending)
+        except asyncio.CancelledError:
+            if not left:
+                raise
+            # the client is gone: nothing to answer, nobody to tell
+            handler.uncancel()
+        finally:
+            watcher.cancel()
+
+
 def _error(status: int, kind: str, detail: str) -> JSONResponse:
     return JSONResponse({"error": kind, "detail": detail}, status_code=status,
                         headers={"cache-control": "no-store"})
@@ -136,16 +232,26 @@ def _handlers(app: FastAPI) -> None:
 
     async def timeout(_: Request, e: Exception) -> JSONResponse:
         return _error(504, "timeout", f"the work on this grid took longer than the time "
-                      f"limit ({e}); the server goes on")
+                      f"limit ({e}); the server goes on (start it with a longer --time-limit "
+                      f"to allow more)")
 
     async def busy(_: Request, e: Exception) -> JSONResponse:
-        return _error(503, "busy", str(e))
+        answer = _error(503, "busy", str(e))
+        answer.headers["retry-after"] = "1"
+        return answer
+
+    async def queued(_: Request, e: Exception) -> JSONResponse:
+        assert isinstance(e, QueueTimeout)
+        answer = _error(503, "queue-timeout", str(e))
+        answer.headers["retry-after"] = str(max(1, round(e.seconds)))
+        return answer
 
     async def failed(_: Request, e: Exception) -> JSONResponse:
         return _error(500, "error", str(e))
 
     for exc, fn in ((BadRequest, bad), (JobRefused, bad), (RequestValidationError, invalid),
-                    (HTTPException, http), (JobTimeout, timeout), (PoolBusy, busy),
+                    (HTTPException, http), (JobTimeout, timeout), (QueueTimeout, queued),
+                    (PoolBusy, busy),
                     (JobFailed, failed)):
         app.add_exception_handler(exc, fn)
 
@@ -163,6 +269,7 @@ def page_state(request: Request, options: ServeOptions, start: dict[str, Any]) -
                                        "box": q.get("box") or None}
     return {**base, "index": number("index", 1), "moves": q.get("moves", ""),
             "step": number("step", 0), "path": q.get("path", DEFAULT_PATH),
+            "default_path": DEFAULT_PATH, "hints": list(HINT_LEVELS),
             "paths": [{"name": k, "label": p.label, "available": p.available}
                       for k, p in PATHS.items()],
             "max_body": options.max_body, "time_limit": options.time_limit}
@@ -202,7 +309,8 @@ def create_app(options: ServeOptions, start: dict[str, Any] | None = None) -> Fa
         return HTMLResponse(template.render(state=state, grid=state["grid"]),
                             headers={"cache-control": "no-store"})
 
-    if options.host in LOOPBACK:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(LOOPBACK))
+    app.add_middleware(Abandoned)
+    if is_loopback(options.host):
+        app.add_middleware(LoopbackHosts)
     app.add_middleware(Limits, max_body=options.max_body)
     return app

@@ -11,11 +11,11 @@ from (the board after ``after`` steps).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from grader.web.paths import DEFAULT_PATH
+from grader.explainer.choices import DEFAULT_PATH, HINT_LEVELS, INPUT_FORMATS
 from grader.web.work import Query
 
 #: The longest grid text a request may hold (a 25x25 candidate string is 15625).
@@ -23,8 +23,12 @@ MAX_GRID = 200_000
 #: The longest moves text (every step of a 25x25 grid written as moves).
 MAX_MOVES = 100_000
 
-InputFormat = Literal["auto", "line", "nt", "block", "csv", "jsonl", "pencil"]
-HintLevel = Literal["technique", "where", "full"]
+if TYPE_CHECKING:
+    InputFormat = str
+    HintLevel = str
+else:  # the choices declared once (grader.explainer.choices), as JSON Schema enums
+    InputFormat = Literal[INPUT_FORMATS]
+    HintLevel = Literal[HINT_LEVELS]
 
 
 class Position(BaseModel):
@@ -95,6 +99,8 @@ class StepItem(BaseModel):
     se: float | None = Field(None, description="a pattern's value on Sudoku Explainer's "
                                                "scale (the pattern path), else null")
     summary: str
+    log: str = Field(default="", description="the step's line of the step log: number, SE "
+                                             "value, level, what and where (compact notation)")
 
 
 class ExplainAnswer(BaseModel):
@@ -134,13 +140,19 @@ class FrameAnswer(BaseModel):
     candidates: list[str] = Field(description="per cell: its value or its candidates")
     step: dict[str, Any] | None = Field(description="the step as explain --step N -f json "
                                                     "gives it")
+    size: int = Field(default=9, description="the grid's size n (n x n cells)")
+    block: list[int] = Field(default=[3, 3], description="a block's rows and columns")
+    symbols: str = Field(default="123456789", description="the values, in order")
 
 
 class HintAnswer(BaseModel):
     level: HintLevel
     number: int | None = Field(description="the step the hint is about (null: none comes)")
     text: str
-    html: str | None = Field(description="at level full: the step drawn and explained")
+    html: str | None = Field(description="at level full: the step explained")
+    board: str | None = Field(default=None, description="the board the hint is about: the "
+                                                        "position (its pattern highlighted at "
+                                                        "level full), with its legend")
 
 
 class MoveAnswer(BaseModel):

@@ -17,6 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from grader.explainer.choices import DEFAULT_PATH
+from grader.explainer.choices import PATHS as EXPLAIN_PATHS
+
 if TYPE_CHECKING:
     from grader.core.board import Board
     from grader.explainer.core import Walkthrough
@@ -56,11 +59,13 @@ class PathSpec:
         return self.make is not None
 
 
-PATHS: dict[str, PathSpec] = {
-    "patterns": PathSpec("Pattern path", "the book's rules 1-12, then the patterns players "
-                         "use (skyscraper, XY-Wing, chains ...) with their value on Sudoku "
-                         "Explainer's scale", pattern_path),
-    "book": PathSpec("Book path", "the minimal-level strategy: always the easiest rule of "
-                     "the hierarchy that makes progress", book_path),
-}
-DEFAULT_PATH = "patterns"
+#: the paths of ``explain --path`` (:data:`grader.explainer.choices.PATHS`, in its
+#: order), each with its label and how it is made
+PATHS: dict[str, PathSpec] = dict(zip(EXPLAIN_PATHS, (
+    PathSpec("Pattern path", "the book's rules 1-12, then the patterns players "
+             "use (skyscraper, XY-Wing, chains ...) with their value on Sudoku "
+             "Explainer's scale", pattern_path),
+    PathSpec("Book path", "the minimal-level strategy: always the easiest rule of "
+             "the hierarchy that makes progress", book_path)), strict=True))
+
+__all__ = ["DEFAULT_PATH", "PATHS", "MakePath", "PathSpec", "book_path", "pattern_path"]

@@ -2,7 +2,8 @@
 
 Each answer is computed by the worker pool (or from the paths the server
 keeps); errors are :class:`~grader.web.models.ErrorAnswer` with a 4xx status
-for bad input, 504 for a request past the time limit, 503 when too many wait.
+for bad input, 504 for a request past the time limit, 503 when too many wait
+or one waited past the queue time.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorAnswer, "description": "a grid, a move or a step that cannot be used"},
     413: {"model": ErrorAnswer, "description": "the request is too large"},
     422: {"model": ErrorAnswer, "description": "the request is not what the API reads"},
-    503: {"model": ErrorAnswer, "description": "too many requests wait already"},
+    503: {"model": ErrorAnswer, "description": "too many requests wait already (busy), or "
+                                               "this one waited past --queue-time "
+                                               "(queue-timeout)"},
     504: {"model": ErrorAnswer, "description": "the work took longer than the time limit"},
 }
 
@@ -90,6 +93,9 @@ async def paths() -> list[dict[str, Any]]:
 
 @router.get("/health", summary="Whether the server answers")
 async def health(request: Request) -> dict[str, Any]:
-    """A trivial answer: the server is up, how many requests wait for a worker."""
+    """A trivial answer: the server is up, its workers, how many work, how many
+    requests wait for one, and how many jobs were cancelled in their worker
+    (their client left)."""
     pool = _service(request).pool
-    return {"ok": True, "workers": pool.size, "waiting": pool.waiting}
+    return {"ok": True, "workers": pool.size, "busy": pool.busy, "waiting": pool.waiting,
+            "cancelled": pool.cancelled}

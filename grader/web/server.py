@@ -1,5 +1,6 @@
 """The HTTP server: uvicorn on a socket bound first (port 0: a free one, no
-race), the URL said once it listens, until Ctrl-C or SIGTERM."""
+race), the URL said once it listens, until Ctrl-C or SIGTERM.  Its protocol
+(:mod:`.protocol`) closes idle and half-sent connections."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from grader.web.options import ServeOptions, StartupError, missing_extra
+
+#: The listening socket's backlog, which is also how many connections asyncio
+#: accepts at once before the protocol sees any (less than the open files
+#: the protocol keeps back: :data:`grader.web.protocol.RESERVED_FILES`).
+ACCEPT_BURST = 64
 
 
 def opening(options: ServeOptions) -> dict[str, Any] | None:
@@ -27,6 +33,7 @@ def opening(options: ServeOptions) -> dict[str, Any] | None:
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (0: a free port)."""
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named: asyncio sets TCP_NODELAY only on such sockets (without it an
     # answer's body waits 40 ms for the client's delayed ACK of its headers)
@@ -37,7 +44,7 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as e:
         sock.close()
         raise StartupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    sock.listen(128)
+    sock.listen(ACCEPT_BURST)
     sock.set_inheritable(True)
     return sock
 
@@ -60,13 +67,16 @@ def run(options: ServeOptions, ready: Callable[[str], None] | None = None) -> No
     import uvicorn
 
     from grader.web.app import create_app
+    from grader.web.protocol import protocol
 
     start = opening(options)
     sock = bind(options.host, options.port)
     url = url_of(sock)
     app = create_app(options, start)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_keep_alive=5, timeout_graceful_shutdown=3)
+                            http=protocol(options.idle_timeout, options.read_timeout),
+                            backlog=ACCEPT_BURST,
+                            timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     say = ready or (lambda url: announce(url, options.open_browser))
 

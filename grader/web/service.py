@@ -1,7 +1,9 @@
 """The server's work, in front of the worker pool: computed paths are kept
 (a step, a hint or a move from a known position is answered at once, without
 a worker), and the same position asked twice at the same time is computed
-once.  Drawing a step (:mod:`.views`) happens in a thread, off the event loop.
+once.  A computation nobody waits for any more (every client that asked for
+it left) is cancelled, in the queue or in its worker.  Drawing a step
+(:mod:`.views`) happens in a thread, off the event loop.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class Service:
         self.pool = WorkerPool(options)
         self._cache: OrderedDict[Query, Solved] = OrderedDict()
         self._running: dict[tuple[Query, int | None], asyncio.Task[Solved]] = {}
+        self._waiters: dict[asyncio.Task[Solved], int] = {}
 
     async def start(self) -> None:
         await self.pool.start()
@@ -63,11 +66,28 @@ class Service:
             return known
         key = (q, upto)
         task = self._running.get(key) or self._running.get((q, None))
-        if task is None:  # one computation, whoever asks and whether they wait or not
+        if task is None:  # one computation, for everyone who asks while it runs
             task = asyncio.get_running_loop().create_task(self._walk(q, upto))
             self._running[key] = task
             task.add_done_callback(lambda t: self._done(key, t))
-        return await asyncio.shield(task)
+        self._waiters[task] = self._waiters.get(task, 0) + 1
+        try:
+            return await asyncio.shield(task)
+        finally:
+            if not task.done():  # this request was cancelled: its client left
+                self._leave(task)
+
+    def _leave(self, task: asyncio.Task[Solved]) -> None:
+        """One request fewer waits for ``task``; with none left, it is cancelled
+        (and forgotten at once: a new request starts a new one)."""
+        left = self._waiters.get(task, 1) - 1
+        if left > 0:
+            self._waiters[task] = left
+            return
+        self._waiters.pop(task, None)
+        for k in [k for k, t in self._running.items() if t is task]:
+            del self._running[k]
+        task.cancel()
 
     async def _walk(self, q: Query, upto: int | None) -> Solved:
         s: Solved = await self.pool.run("explain", q, upto)
@@ -75,7 +95,9 @@ class Service:
         return s
 
     def _done(self, key: tuple[Query, int | None], task: asyncio.Task[Solved]) -> None:
-        self._running.pop(key, None)
+        if self._running.get(key) is task:
+            del self._running[key]
+        self._waiters.pop(task, None)
         if not task.cancelled():
             task.exception()  # retrieved: no warning when nobody waited for it
 

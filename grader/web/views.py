@@ -21,6 +21,8 @@ from grader.explainer.document import candidates_list, values_string
 from grader.explainer.html import step_legend, step_teach
 from grader.explainer.model import step_model
 from grader.explainer.names import beside, common_name, shown_level
+from grader.explainer.notation import DEFAULT, cased, shown
+from grader.explainer.steplog import log_line
 from grader.explainer.svg import grid_svg
 from grader.web.work import Solved, check_frame, fold_move
 
@@ -70,9 +72,11 @@ def summary(s: Solved) -> dict[str, Any]:
             "index": s.wrong, "move": s.moves[s.wrong], "message": wrong_message(s)},
         "status": s.status, "contradiction": s.contradiction, "sentence": s.sentence,
         "grade": s.grade, "total": len(s.steps), "end": len(s.steps) + 1,
-        "steps": [{"number": i, "name": st.name, "level": shown_level(st), "depth": st.depth,
+        "steps": [{"number": i, "name": cased(st.name), "level": shown_level(st),
+                   "depth": st.depth,
                    "trial": bool(st.branches), "common_name": common_name(st),
-                   "se": st.se, "summary": st.summary()}
+                   "se": st.se, "summary": shown(st.summary(), DEFAULT),
+                   "log": log_line(i, st, DEFAULT)}
                   for i, st in enumerate(s.steps, start=1)],
     }
 
@@ -81,9 +85,11 @@ def _heading(step: Step, number: int, total: int | None) -> str:
     ref = f" · {escape(step.reference)}" if step.reference else ""
     named = f" ({escape(beside(step))})" if beside(step) else ""
     of = f"/{total}" if total is not None else ""
-    se = f"SE {step.se:.1f} · " if step.se is not None else ""
-    return (f'<h2>Step {number}{of} · {escape(step.name)}{named} '
-            f'<span class="meta">{se}level {shown_level(step)}{ref}</span></h2>'
+    # a pattern's value is its SE rating (the book's level of the trial it
+    # stands for would say 13 for a turbot fish)
+    rate = f"SE {step.se:.1f}" if step.se is not None else f"level {shown_level(step)}"
+    return (f'<h2>Step {number}{of} · {escape(cased(step.name))}{named} '
+            f'<span class="meta">{rate}{ref}</span></h2>'
             f'<p class="summary">{escape(step.summary())}</p>')
 
 
@@ -92,7 +98,8 @@ def _board(s: Solved, k: int) -> str:
         return grid_svg(s.start, size_px=BOARD_PX, givens=s.givens, title="Starting position")
     if k <= len(s.steps):
         step = s.steps[k - 1]
-        svg = grid_svg(s.before[k - 1], step, size_px=BOARD_PX, givens=s.givens)
+        svg = grid_svg(s.before[k - 1], step, size_px=BOARD_PX, givens=s.givens,
+                       title=shown(step.summary(), DEFAULT))
         return f'{svg}<p class="legend">{step_legend(step)}</p>'
     fills = dict.fromkeys(s.conflict_cells, CONFLICT_FILL)
     return grid_svg(s.after(k), size_px=BOARD_PX, givens=s.givens, title=end_title(s),
@@ -110,7 +117,7 @@ def _text(s: Solved, k: int) -> tuple[str, str]:
     if k <= len(s.steps):
         step = s.steps[k - 1]
         body = step_teach(step, s.before[k - 1], CHAIN_PX, False, f"s{k}")
-        return f"Step {k}: {step.name}", _heading(step, k, total) + body
+        return f"Step {k}: {cased(step.name)}", _heading(step, k, total) + body
     title = end_title(s)
     said = escape(s.sentence[0].upper() + s.sentence[1:]) if s.sentence else ""
     wrong = wrong_message(s)
@@ -123,6 +130,7 @@ def frame(s: Solved, k: int) -> dict[str, Any]:
     there, and (for a step) the step as ``explain --step N -f json`` gives it."""
     check_frame(s, k)
     title, text = _text(s, k)
+    text = shown(text, DEFAULT, html=True)
     after = s.after(k)
     step = s.steps[k - 1] if 0 < k <= len(s.steps) else None
     kind = "start" if k == 0 else "step" if step is not None else "end"
@@ -131,6 +139,7 @@ def frame(s: Solved, k: int) -> dict[str, Any]:
         "title": title, "board": _board(s, k), "text": text,
         "values": values_string(after), "candidates": candidates_list(after),
         "step": step_model(step, k).model_dump(mode="json") if step is not None else None,
+        "size": after.geo.n, "block": [after.geo.a, after.geo.b], "symbols": after.geo.symbols,
     }
 
 
@@ -150,12 +159,18 @@ def hint(s: Solved, k: int, level: str) -> dict[str, Any]:
     if k >= len(s.steps):
         return {"level": level, "number": None, "text": _no_step(s), "html": None}
     step = s.steps[k]
-    out = {"level": level, "number": k + 1, "text": hint_text(step, level), "html": None}
-    if level == "full":
-        svg = grid_svg(s.before[k], step, size_px=CHAIN_PX, givens=s.givens)
-        out["html"] = (_heading(step, k + 1, len(s.steps) if s.complete else None)
-                       + step_teach(step, s.before[k], CHAIN_PX, False, f"h{k + 1}")
-                       + f"<figure>{svg}<figcaption>{step_legend(step)}</figcaption></figure>")
+    out = {"level": level, "number": k + 1, "text": shown(hint_text(step, level), DEFAULT),
+           "html": None,
+           # the board the hint speaks of: the position, without the last step's highlight
+           "board": grid_svg(s.before[k], size_px=BOARD_PX, givens=s.givens,
+                             title="The position of the hint")}
+    if level == "full":  # the step drawn on the board, written once beside it
+        svg = grid_svg(s.before[k], step, size_px=BOARD_PX, givens=s.givens,
+                       title=shown(step.summary(), DEFAULT))
+        out["board"] = f'{svg}<p class="legend">{step_legend(step)}</p>'
+        out["html"] = shown(_heading(step, k + 1, len(s.steps) if s.complete else None)
+                            + step_teach(step, s.before[k], CHAIN_PX, False, f"h{k + 1}"),
+                            DEFAULT, html=True)
     return out
 
 

@@ -12,6 +12,7 @@ contradiction, which is how the page says the move was wrong.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -308,15 +309,27 @@ def grade_of(s: Solved, hierarchy: Hierarchy | None) -> dict[str, Any] | None:
                                  "steps", "techniques"})
 
 
+#: The deadline of a job when the server has no time limit: far away, but
+#: armed, so that the job can still be cancelled (:meth:`Worker.cancel`).
+NO_LIMIT = 1e7
+
+
 class Worker:
-    """What a worker process keeps: the hierarchy, one engine, the deadline."""
+    """What a worker process keeps: the hierarchy, one engine, the deadline.
+
+    A job can be cancelled from another thread (:meth:`cancel`, when the
+    client that asked for it left): the deadline ends it at once, as if its
+    time were up, and the worker is free for the next one."""
 
     def __init__(self, hierarchy: Hierarchy | None, time_limit: float | None) -> None:
         self.hierarchy = hierarchy
         self.time_limit = time_limit
         self.engine = Engine(hierarchy)
-        self.deadline = Deadline() if time_limit else None
+        self.deadline = Deadline()  # made by the thread that runs the jobs
         self._grades: dict[tuple[str, str | None], dict[str, Any] | None] = {}
+        self._lock = threading.Lock()
+        self._job: int | None = None
+        self._cancelled = False
 
     def explain(self, q: Query, upto: int | None = None) -> Solved:
         s = walk(q, self.engine, upto)
@@ -335,20 +348,33 @@ class Worker:
                   box=(pos.board.geo.a, pos.board.geo.b))
         return r.model_dump()
 
-    def answer(self, name: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        """``("ok", value)``, ``("bad", kind, message)``, ``("timeout", seconds)``
-        or ``("error", message)``: never raises."""
+    def cancel(self, job: int) -> bool:
+        """Stop job number ``job`` if it is the one under way (from any
+        thread); its answer is then ``("cancelled",)``.  False when it is not."""
+        with self._lock:
+            if self._job != job or self._cancelled:
+                return False
+            self._cancelled = True
+            return self.deadline.interrupt()
+
+    def answer(self, name: str, args: tuple[Any, ...], job: int | None = None) -> tuple[Any, ...]:
+        """``("ok", value)``, ``("bad", kind, message)``, ``("timeout", seconds)``,
+        ``("cancelled",)`` or ``("error", message)``: never raises.  ``job``:
+        the number :meth:`cancel` names it by."""
         jobs: dict[str, Callable[..., Any]] = {"explain": self.explain, "grade": self.grade}
         fn = jobs[name]
+        with self._lock:
+            self._job, self._cancelled = job, False
         try:
-            if self.deadline is None:
-                return ("ok", fn(*args))
-            out = self.deadline.run(lambda: {"value": fn(*args)}, self.time_limit)
+            out = self.deadline.run(lambda: {"value": fn(*args)}, self.time_limit or NO_LIMIT)
             return ("ok", out["value"])
         except GridTimeout:
             self.engine = Engine(self.hierarchy)  # nothing half-done is kept
-            return ("timeout", self.time_limit)
+            return ("cancelled",) if self._cancelled else ("timeout", self.time_limit)
         except BadRequest as e:
             return ("bad", e.kind, e.message)
         except Exception as e:  # noqa: BLE001 - one request fails, the worker goes on
             return ("error", f"{type(e).__name__}: {e}")
+        finally:
+            with self._lock:
+                self._job = None

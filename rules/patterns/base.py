@@ -89,6 +89,24 @@ def cand(geo: Geometry, cell: int, value: int, on: bool = True) -> str:
     return f"{rc(geo, cell)}{'=' if on else '<>'}{geo.symbol(value)}"
 
 
+def group(geo: Geometry, cs: Sequence[int]) -> str:
+    """``r7c78`` or ``r13c9``: the cells of a group (a segment of a line),
+    compactly; one cell: ``r7c8``."""
+    cs = sorted(dict.fromkeys(cs))
+    rows = dict.fromkeys(geo.cell_row[c] + 1 for c in cs)
+    cols = dict.fromkeys(geo.cell_col[c] + 1 for c in cs)
+    if len(rows) == 1 or len(cols) == 1:
+        return f"r{''.join(map(str, rows))}c{''.join(map(str, cols))}"
+    return ",".join(rc(geo, c) for c in cs)
+
+
+def end(geo: Geometry, arc: Arc, first: bool) -> str:
+    """An end of ``arc``: ``r4c9=8``, or a group's ``r7c78=8``."""
+    cell, value = arc.a if first else arc.b
+    cs = arc.a_cells if first else arc.b_cells
+    return f"{group(geo, cs)}={geo.symbol(value)}"
+
+
 def compact(geo: Geometry, effects: Sequence[tuple[int, int]], placed: bool) -> str:
     """``r4c46,r6c7<>8`` (eliminations grouped by value, then row) or ``r4c9=8``."""
     if placed:
@@ -123,9 +141,9 @@ def chain_text(geo: Geometry, arcs: Sequence[Arc]) -> str:
     before it ended)."""
     if not arcs:
         return ""
-    out = [cand(geo, *arcs[0].a)]
+    out = [end(geo, arcs[0], True)]
     for arc in arcs:
-        out.append(("=" if arc.strong else "-") + " " + cand(geo, *arc.b))
+        out.append(("=" if arc.strong else "-") + " " + end(geo, arc, False))
     return " ".join(out)
 
 
@@ -163,8 +181,10 @@ def arc_reason(geo: Geometry, arc: Arc) -> str:
     if a == b:
         if arc.strong:
             return f"{rc(geo, a)} holds only {geo.symbol(da)} and {geo.symbol(db)}"
-        return f"{rc(geo, a)} holds one value only"
+        return "a cell holds one value"
     where = f" in {unit(geo, arc.unit)}" if arc.unit >= 0 else ""
+    if arc.strong and arc.grouped:
+        return f"{geo.symbol(da)} has no other place{where}"
     if arc.strong:
         return f"{geo.symbol(da)} has only these two places{where}"
     return f"they share {unit(geo, arc.unit)}" if arc.unit >= 0 else "they see each other"
@@ -173,7 +193,7 @@ def arc_reason(geo: Geometry, arc: Arc) -> str:
 def arc_sentence(geo: Geometry, arc: Arc) -> str:
     """``r4c9=8 and r7c9=8 are strongly linked (8 has only these two places
     in column 9): one of them is true``."""
-    x, y = cand(geo, *arc.a), cand(geo, *arc.b)
+    x, y = end(geo, arc, True), end(geo, arc, False)
     if arc.strong:
         return (f"{x} and {y} are strongly linked ({arc_reason(geo, arc)}): at least one "
                 f"of them is true")

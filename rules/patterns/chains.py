@@ -21,7 +21,8 @@ from grader.core.board import Board
 from grader.core.steps import Arc, Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import (
+
+from .base import (
     PatternFamily,
     arc_sentence,
     cand,
@@ -42,7 +43,11 @@ class Chain(PatternFamily):
 
     family = "chain"
     names = ("X-chain", "forcing chain")
-    level = 14
+    #: A chain is a disjunctive construction on its first strong link: one
+    #: end of the link is the assumption's neighbour by a weak link (or the
+    #: assumption itself), the other leads along the chain to the same
+    #: conclusion, so both alternatives of the pivot prove it (level 13).
+    level = 13
     roles: ClassVar[dict[str, Any]] = ROLES
 
     @classmethod

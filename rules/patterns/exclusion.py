@@ -14,7 +14,8 @@ from grader.core.board import Board
 from grader.core.steps import Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import PatternFamily, cells, conclusion
+
+from .base import PatternFamily, cells, conclusion
 
 
 class AlignedExclusion(PatternFamily):

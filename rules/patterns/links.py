@@ -9,13 +9,15 @@ both be free of the digit: every cell that sees both ends loses it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from grader.core.board import Board
 from grader.core.steps import Arc, Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import (
+
+from .base import (
     PatternFamily,
     arc_sentence,
     cand,
@@ -118,9 +120,15 @@ class EmptyRectangle(PatternFamily):
                    key=lambda c: line[c] == line[target])
         far = min((c for c in box if line[c] == line[target]),
                   key=lambda c: cross[c] == cross[p])
-        arcs = (strong(board, q, d, p, d), weak(board, p, d, near, d),
-                Arc((near, d), (far, d), True, 2 * geo.n + geo.cell_block[box[0]]),
-                weak(board, far, d, target, d))
+        # the two ends of the grouped strong link: the box's places on p's
+        # row (column) and those on the target's column (row)
+        near_group = tuple(c for c in box if cross[c] == cross[p])
+        far_group = tuple(c for c in box if line[c] == line[target])
+        arcs = (strong(board, q, d, p, d),
+                replace(weak(board, p, d, near, d), b_group=near_group),
+                Arc((near, d), (far, d), True, 2 * geo.n + geo.cell_block[box[0]],
+                    a_group=near_group, b_group=far_group),
+                replace(weak(board, far, d, target, d), a_group=far_group))
         roles = tuple((c, "box") for c in box) + ((p, "pair"), (q, "pair"))
         return cls.make(hint, board, Pattern(cells=roles, values=(d,), arcs=arcs))
 

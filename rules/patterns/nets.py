@@ -26,6 +26,7 @@ from grader.core.board import Board
 from grader.core.geometry import values_of
 from grader.core.rule import Rule
 from grader.core.steps import Branch, Pattern, Step
+from grader.core.trial_text import teach_trial
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
 from grader.strategy.serate.chainhint import chain_name
@@ -33,9 +34,9 @@ from grader.strategy.serate.rate import beyond
 from grader.strategy.serate.tiers import MAX_LEVEL
 from grader.strategy.trials.branches import after, phases, record_branch
 from grader.strategy.trials.chains import Target, holds
-from rules.patterns.base import PatternFamily, cand, cells, conclusion, rc, unit
-from rules.singles import SinglePosition
-from rules.trial_text import teach_trial
+
+from ..singles import SinglePosition
+from .base import PatternFamily, cand, cells, conclusion, rc, unit
 
 #: the deepest nesting tried for a proof (the walk's nested levels need 2)
 MAX_DEPTH = 3
@@ -57,7 +58,7 @@ BEYOND = tuple(dict.fromkeys(beyond(level)[0] for level in range(1, MAX_LEVEL + 
 
 class OneValueSingles(SinglePosition):
     """Single positions of one value only (a Nishio's propagation): the
-    steps of :class:`~rules.singles.SinglePosition` that place ``value``."""
+    steps of :class:`~grader.rules.singles.SinglePosition` that place ``value``."""
 
     family = "single-position-of-one-value"
 
@@ -72,6 +73,18 @@ class OneValueSingles(SinglePosition):
 
     def native(self) -> None:  # type: ignore[override]
         return None  # the kernel would place every value
+
+
+def _paired(board: Board, cell: int, value: int) -> bool:
+    """Whether the candidate has one alternative only: its cell has two
+    candidates, or its value two places in a region of the cell.  A
+    contradiction from it is then the dead branch of a disjunctive
+    construction on that pivot (level 13), not a reductio (14)."""
+    if board.cands[cell].bit_count() == 2:
+        return True
+    bit = 1 << (value - 1)
+    return any(sum(1 for c in board.geo.regions[r] if board.cands[c] & bit) == 2
+               for r in board.geo.cell_regions[cell])
 
 
 class ForcingNet(PatternFamily):
@@ -92,7 +105,7 @@ class ForcingNet(PatternFamily):
             return cls.label(book, hint.family, hint.rating)
         targets = [(True, c, v) for c, v in hint.placements] + [
             (False, c, v) for c, v in hint.eliminations]
-        for alts, region in sources(hint, board):
+        for alts, region in _pivots_first(sources(hint, board), board):
             for depth, rules in propagations(engine, hint, alts, targets, board):
                 want = () if len(alts) == 1 or hint.placements and all(
                     p[0] == alts[0][0] for p in hint.placements) else targets
@@ -115,7 +128,7 @@ class ForcingNet(PatternFamily):
                           values=tuple(sorted({v for _, v in alts})))
         step = cls.make(hint, board, pattern)
         return replace(step, branches=branches, depth=depth,
-                       level=14 if len(alts) == 1 else 13)
+                       level=14 if len(alts) == 1 and not _paired(board, *alts[0]) else 13)
 
     @staticmethod
     def summarize(step: Step) -> str:
@@ -196,6 +209,31 @@ class ForcingNet(PatternFamily):
             return (f"follow each place of {geo.symbol(step.pattern.values[0])} in "
                     f"{unit(geo, region)} to what they all give")
         return f"follow each candidate of {rc(geo, step.branches[0].cell)} to what they all give"
+
+
+def _pivots_first(found: Iterator[tuple[list[tuple[int, int]], int]], board: Board,
+                  ) -> Iterator[tuple[list[tuple[int, int]], int]]:
+    """``found``, with the pivots of two alternatives (cells with two
+    candidates, cell order, then values with two places in a region) tried
+    before a single assumption that is not one of a pair: a contradiction
+    from it is a reductio (level 14), where both branches of a pivot reaching
+    the same conclusion are a disjunctive construction (13), the level a
+    grid solved without reductio shows."""
+    tried = False
+    for alts, region in found:
+        if len(alts) == 1 and not tried and not _paired(board, *alts[0]):
+            tried = True
+            geo = board.geo
+            for c in range(geo.ncells):
+                if not board.values[c] and board.cands[c].bit_count() == 2:
+                    yield [(c, v) for v in values_of(board.cands[c])], -1
+            for r, cells_ in enumerate(geo.regions):
+                for v in range(1, geo.n + 1):
+                    bit = 1 << (v - 1)
+                    pos = [c for c in cells_ if board.cands[c] & bit]
+                    if len(pos) == 2:
+                        yield [(c, v) for c in pos], r
+        yield alts, region
 
 
 def sources(hint: Hint, board: Board) -> Iterator[tuple[list[tuple[int, int]], int]]:

@@ -17,7 +17,8 @@ from grader.core.geometry import values_of
 from grader.core.steps import Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import PatternFamily, cells, conclusion
+
+from .base import PatternFamily, cells, conclusion
 
 ROLES: dict[str, Any] = {"floor": ("holds only the two values", "#a5d8ff", "on dark_blue"),
                          "roof": ("holds more", "#ffc078", "on dark_orange3"),
@@ -46,6 +47,15 @@ class UniqueRectangle(PatternFamily):
         roles = tuple((c, "floor" if board.cands[c] == ab else "roof") for c in loop) + tuple(
             (c, "extra") for c in extra)
         return cls.make(hint, board, Pattern(cells=roles, values=(a, b)))
+
+    @staticmethod
+    def holds(step: Step, board: Board) -> bool:
+        """Every cell of the loop still holds both values (what the text
+        states), and the floor cells nothing else."""
+        bits = sum(1 << (v - 1) for v in step.pattern.values)
+        return all(not board.values[c] and board.cands[c] & bits == bits
+                   and (r != "floor" or board.cands[c] == bits)
+                   for c, r in step.pattern.cells if r != "extra")
 
     @staticmethod
     def summarize(step: Step) -> str:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from grader.core.board import Board
@@ -10,7 +11,8 @@ from grader.core.geometry import values_of
 from grader.core.steps import Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import PatternFamily, cells, conclusion, unit
+
+from .base import PatternFamily, cells, conclusion, unit
 
 ROLES: dict[str, Any] = {"subset": ("cell of the set", "#ffc078", "on dark_orange3"),
                          "base": ("base cell of the fish", "#ffe066", "on dark_goldenrod")}
@@ -28,9 +30,12 @@ class Quad(PatternFamily):
     @classmethod
     def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
         region, union = _quad(board, hint)
-        return cls.make(hint, board, Pattern(cells=tuple((c, "subset") for c in hint.cells),
+        step = cls.make(hint, board, Pattern(cells=tuple((c, "subset") for c in hint.cells),
                                              regions=((region, "region"),),
                                              values=tuple(values_of(union))))
+        # the book's own rules, not a trial in disguise: naked tuples (rule
+        # 3.3) are level 10, hidden tuples (rule 3.5) level 11
+        return replace(step, level=10 if hint.family == "naked quad" else 11)
 
     @staticmethod
     def summarize(step: Step) -> str:

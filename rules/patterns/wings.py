@@ -15,7 +15,8 @@ from grader.core.geometry import values_of
 from grader.core.steps import Pattern, Step
 from grader.strategy.engine import Engine
 from grader.strategy.expert.hint import Hint
-from rules.patterns.base import (
+
+from .base import (
     PatternFamily,
     arc_sentence,
     cand,

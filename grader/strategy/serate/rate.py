@@ -17,6 +17,7 @@ from grader.strategy.serate.chainhint import chain_name, nested_suffix
 from grader.strategy.serate.easy import easy_walk
 from grader.strategy.serate.grid import candidates_of
 from grader.strategy.serate.multiple import tier_base
+from grader.strategy.serate.settings import DEFAULT_SE, SE_DEPTHS
 from grader.strategy.serate.tiers import MAX_LEVEL, ChainStep, chain_step_python
 
 _mod: Any
@@ -38,8 +39,8 @@ SHAPES = ("contradiction", "double", "cell", "region", "forcing", "cycle")
 #: The walk's settings: the deepest chaining level searched.  "fast" (the
 #: default) stops at the dynamic forcing chains (+), level 1; "full" goes to
 #: Sudoku Explainer 1.2.1's last level.
-SETTINGS = {"fast": 1, "full": MAX_LEVEL}
-DEFAULT_SETTING = "fast"
+SETTINGS = dict(zip(SE_DEPTHS, (1, MAX_LEVEL), strict=True))
+DEFAULT_SETTING = DEFAULT_SE
 
 
 def available(kernel: str | None = None) -> bool:

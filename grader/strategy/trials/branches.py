@@ -1,7 +1,7 @@
 """Following the branches of a trial: the propagation phases, the closure
 of an assumption, what a pivot's branches agree on, and a branch recorded
 with its minimal chain (:mod:`grader.strategy.trials.chains`).  Shared by the two trial
-rules of :mod:`rules.trials`.
+rules of :mod:`grader.rules.trials`.
 """
 
 from __future__ import annotations

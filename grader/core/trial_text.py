@@ -9,7 +9,7 @@ which lines above it it uses, then the end with its reason, then the chain
 in a compact notation (``r1c4=7 -> r5c4<>7 -> ...``).  Trials nested inside
 a branch are expanded the same way, one indentation level deeper, their
 assumptions labelled ``B``, ``C``... (the chains' text is
-:mod:`rules.chain_text`).  With ``full=True`` the branches show the whole
+:mod:`grader.core.chain_text`).  With ``full=True`` the branches show the whole
 recorded propagation instead (the ``--full-trace`` view).  Everything comes
 from the step's branches.
 
@@ -20,9 +20,7 @@ says so and points to the pattern path, which shows the pattern itself.
 
 from __future__ import annotations
 
-from grader.core.phrases import a_or_an, effects, join_and
-from grader.core.steps import Step
-from rules.chain_text import (
+from grader.core.chain_text import (
     INDENT,
     assumed,
     branch_end,
@@ -38,6 +36,8 @@ from rules.chain_text import (
     rc,
     uses_text,
 )
+from grader.core.phrases import a_or_an, effects, join_and
+from grader.core.steps import Step
 
 __all__ = [
     "INDENT", "assumed", "branch_end", "branch_lines", "chain_notation", "disjunctive_parts",
@@ -53,8 +53,9 @@ PATTERN_PATH = "explain --path patterns"
 def proof_level(step: Step) -> int:
     """The highest level a step's proof uses: its rule's level, or a higher
     one a sub-step of its chains (or of its full trace, without chains)
-    has, nested trials included."""
-    level = step.level
+    has, nested trials included; at least the level the strategy counts
+    it at (:attr:`~grader.core.steps.Step.counted_level`)."""
+    level = step.counted_level
     for b in step.branches:
         subs = [k.step for k in b.chain.links] if b.chain is not None else list(b.steps)
         for sub in subs:

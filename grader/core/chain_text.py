@@ -8,7 +8,7 @@ and 3``).  In the compact notation an arrow joins two facts only when the
 second comes from the first alone (``r1c4=7 -> r5c4<>7``); a fact that rests
 on other lines starts a strand of its own with its sources (``r1c4=7 &
 r6c5=1 -> r7c5<>2``), and a fact a nested trial proves says so on its arrow
-(``-[nested trial, 10 lines]->``).  Used by :mod:`rules.trial_text` and the
+(``-[nested trial, 10 lines]->``).  Used by :mod:`grader.core.trial_text` and the
 explainer's renderers.
 """
 
