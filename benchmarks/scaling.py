@@ -66,6 +66,44 @@ def run(src: Path, workers: int, dask: bool, out: Path) -> float:
     return wall
 
 
+def _session_cpu(sid: int, seen: dict[int, tuple[str, float]]) -> None:
+    """The CPU seconds so far of every process of the session ``sid`` (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[3]) == sid:
+            cpu = (int(fields[11]) + int(fields[12])) / tick
+            seen[int(entry)] = (name, max(cpu, seen.get(int(entry), ("", 0.0))[1]))
+
+
+def cpu_split(src: Path, workers: int, dask: bool,
+              out: Path) -> tuple[float, list[float], float]:
+    """One run sampled every 50 ms: the CPU seconds of ``grade``'s own process, of
+    its other processes (workers, the fork server: largest first) and of all.  On an idle machine
+    with a core per worker, the wall time is about the busiest worker's CPU time:
+    the figure to compare with one job's CPU time on a machine whose load makes
+    wall times meaningless."""
+    cmd = [sys.executable, "-m", "grader", "grade", str(src), "-j", str(workers),
+           "-f", "jsonl", "-q", "-o", str(out), "--overwrite"] + (["--dask", "local"] if dask
+                                                                  else [])
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    seen: dict[int, tuple[str, float]] = {}
+    while proc.poll() is None:
+        _session_cpu(proc.pid, seen)
+        time.sleep(0.05)
+    own = seen.pop(proc.pid, ("", 0.0))[1]
+    others = sorted((cpu for _, cpu in seen.values()), reverse=True)
+    return own, others, own + sum(others)
+
+
 def measure(src: Path, counts: list[int], repeat: int, tmp: Path) -> dict[tuple[str, int], float]:
     best: dict[tuple[str, int], float] = {}
     want: list[dict] | None = None
@@ -103,6 +141,9 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=20000, help="first N lines (0: all)")
     ap.add_argument("--workers", default="1,2,N", help="worker counts; N: the cores")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each; the fastest counts")
+    ap.add_argument("--cpu", action="store_true",
+                    help="instead of wall times: the CPU seconds of grade's process, of the "
+                         "busiest worker and of all (sampled from /proc), for a loaded machine")
     args = ap.parse_args()
     cores = os.cpu_count() or 1
     counts = sorted({cores if w.strip().upper() == "N" else int(w)
@@ -118,6 +159,17 @@ def main() -> None:
         grids = sum(1 for line in src.read_text().splitlines() if line.strip())
         before = load()
         started = time.strftime("%Y-%m-%d %H:%M")
+        if args.cpu:
+            print(f"{started}, {machine()}; load average {before}")
+            print(f"{args.file.name}, first {grids:,} lines: CPU seconds")
+            print("| kind | workers | grade's process | its other processes | all |")
+            print("|---|---:|---:|---|---:|")
+            for w in counts:
+                for kind in ("processes", "dask"):
+                    own, others, total = cpu_split(src, w, kind == "dask", tmp / "o.jsonl")
+                    rest = ", ".join(f"{c:.2f}" for c in others if c >= 0.01) or "-"
+                    print(f"| {kind} | {w} | {own:.2f} | {rest} | {total:.2f} |", flush=True)
+            return
         best = measure(src, counts, args.repeat, tmp)
         after = load()
     print(f"{started}, {machine()}")

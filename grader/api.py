@@ -61,10 +61,13 @@ from grader.explainer.choices import (
     NOTATIONS,
     PATHS,
 )
-from grader.formats import Grid, InputError, MalformedGrid, Record, iter_text
+from grader.formats import Grid, InputError, MalformedGrid, Record, iter_text, parse_line
 from grader.formats.sources import looks_like_grid_argument
 from grader.strategy.grading import GradeResult
 from grader.strategy.serate.settings import DEFAULT_SE, SE_DEPTHS
+
+#: the symbols of a 9x9 grid on one line (``read_grid`` reads it without detecting a format)
+_NINE = "0123456789."
 
 __all__ = ["PairPuzzle", "PairSolution", "SolveReport", "explain", "explanation", "generate",
            "grade", "pair_generate", "pair_solve", "rate", "rate_file", "read_grid", "solve"]
@@ -105,6 +108,12 @@ def read_grid(grid: str | Grid, box: tuple[int, int] | str | None = None,
     _check_type(grid, "read_grid", (str, Grid))
     if isinstance(grid, Grid):
         return grid
+    if box is None and input_format == "auto":  # the usual 81 symbols: read as a line
+        s = grid.strip()
+        if len(s) == 81 and not s.strip(_NINE):
+            tok, g, _, _ = parse_line(s, None)
+            if g is not None and tok == s:
+                return g
     rec = _one_record(grid, box_of(box), input_format)
     if rec.grid is None:
         raise MalformedGrid(rec.error or "not a grid")
@@ -123,16 +132,18 @@ def grade(grid: str | Grid, *, hierarchy: HierarchyArg = None,
 
     The keywords are ``grade``'s options (``check_engine``: ``--check-engine``,
     the exact solver that gives the verdict; ``se``: ``--se``, how deep the
-    estimate searches Sudoku Explainer's nested chains, "fast" or "full").
+    estimate searches Sudoku Explainer's nested chains, "fast" or "full", or
+    "off": no estimate, levels and score only).  The grader is built once per
+    thread and configuration, and reused by the next call.
     Raises ``MalformedGrid`` when ``grid`` is not a grid; every other verdict
     (``no-solution``, ``multiple-solutions``, ...) is in the result."""
-    from grader.bulk.task import GradeConfig, make_grader
+    from grader.bulk.task import GradeConfig, shared_grader
 
     _check_type(grid, "grade", (str, Grid))
     g = read_grid(grid, box, input_format)
     cfg = GradeConfig(hierarchy=hierarchy_of(hierarchy, propagation), check=check,
                       engine=check_engine, se=check_choice("se", se, SE_DEPTHS))
-    return make_grader(cfg).grade_grid(g)
+    return shared_grader(cfg).grade_grid(g)
 
 
 def rate_file(sources: str | Path | Iterable[str | Path], *, input_format: str = "auto",

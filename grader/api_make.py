@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 def generate(rating: str | None = None, *, level: str | int | None = None,
              depth: str | int | None = None, score: str | None = None,
+             se: str | float | None = None, ep: str | float | None = None,
+             ed: str | float | None = None,
              like: str | Path | None = None, number: int = 1, count: int | None = None,
              size: int = 9, box: tuple[int, int] | str | None = None, symmetry: str = "none",
              minimal: bool = False, min_givens: int | None = None,
@@ -31,6 +33,8 @@ def generate(rating: str | None = None, *, level: str | int | None = None,
 
     The keywords are the command's options: ``rating`` or ``level``, ``depth``
     (trials nested to it: ``2``, ``"2..3"``), ``score`` (``"140..150"``),
+    ``se``, ``ep``, ``ed`` (Sudoku Explainer's ratings: ``"8.0..9.0"``, ``"10.0.."``,
+    ``8.3``),
     ``like`` (a file of your own grids to explore around), ``seed`` (None: a
     random one), ``jobs`` (0, the default: one per usable CPU), ``stop_after``
     (seconds for the whole run: the grids it cut short are left out).
@@ -52,6 +56,8 @@ def generate(rating: str | None = None, *, level: str | int | None = None,
     opts = GenerateOptions(
         rating=rating, level=None if level is None else str(level),
         depth=None if depth is None else str(depth), score=score,
+        se=None if se is None else str(se), ep=None if ep is None else str(ep),
+        ed=None if ed is None else str(ed),
         like=None if like is None else Path(like), number=number, size=size, box=box_of(box),
         symmetry=symmetry, minimal=minimal, min_givens=min_givens, max_givens=max_givens,
         seed=seed, method=method, jobs=plan_jobs(check_jobs(jobs))[0], timeout=stop_after,

@@ -197,3 +197,45 @@ def test_argument_error_is_also_a_value_error() -> None:
         grader.rate_file(CAL, jobs=-1)
     assert issubclass(ArgumentError, GraderError)
     assert typing.get_type_hints(grader.api_args.check_jobs)["return"] is int
+
+
+# --------------------------------------------------------------------------- issue 39
+
+
+def test_grade_reuses_one_grader_per_configuration(monkeypatch: pytest.MonkeyPatch) -> None:
+    import grader
+    from grader.bulk import task
+
+    built: list[object] = []
+    make = task.make_grader
+
+    def counted(cfg: task.GradeConfig) -> object:
+        built.append(cfg)
+        return make(cfg)
+
+    monkeypatch.setattr(task, "make_grader", counted)
+    monkeypatch.setattr(task, "_shared", __import__("threading").local())
+    grid = "64.5.98......3..7.3.8.1...4.....7...4..965..7...3.....8...9.4.3.2..5......36.4.92"
+    first = grader.grade(grid)
+    for _ in range(3):
+        assert grader.grade(grid).model_dump(exclude={"seconds"}) == \
+            first.model_dump(exclude={"seconds"})
+    assert len(built) == 1
+    off = grader.grade(grid, se="off")
+    grader.grade(grid, se="off")
+    assert len(built) == 2  # one more configuration, built once
+    assert off.se is None and off.se_pattern is None and off.level == first.level
+
+
+def test_se_off_scores_expert_grids_by_their_path() -> None:
+    import grader
+
+    hard = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1"
+    full = grader.grade(hard)
+    off = grader.grade(hard, se="off")
+    assert (off.level, off.depth, off.steps, off.techniques) == \
+        (full.level, full.depth, full.steps, full.techniques)
+    assert off.se is None and full.se is not None
+    assert off.score is not None and 10 * off.level <= off.score < 10 * off.level + 10
+    with pytest.raises(ValueError):
+        grader.grade(hard, se="deep")

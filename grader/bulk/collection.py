@@ -24,13 +24,10 @@ from rich.markup import escape
 
 from grader.bulk.capacity import plan_jobs
 from grader.bulk.codec import extra_columns, to_model
-from grader.bulk.dask import ClusterLost
 from grader.bulk.options import GradeOptions, GradeUsageError, check, normalized
-from grader.bulk.output import OutputFile
 from grader.bulk.pipeline import Entry, RunStats, run
-from grader.bulk.pool import InlinePool, Pool, WorkerFailed
+from grader.bulk.pool import ClusterLost, InlinePool, Pool, WorkerFailed
 from grader.bulk.progress import Progress
-from grader.bulk.report import plot_summary, render_summary
 from grader.bulk.resume import ResumeError
 from grader.bulk.select import DUPLICATE, KEEP, Selection, TopN, sort_output_file
 from grader.bulk.sinks import ResultWriter, TableSink, data_stream
@@ -112,14 +109,20 @@ class _Run:
         opts = self.opts
         fields: list[str] | None = None
         if opts.output is not None:
+            from grader.bulk.output import OutputFile
+
             self.output = OutputFile(opts, self.h, self.head)
             fields = self.output.fields
             self._repairs()
         try:
             self._sinks()
             cfg = self._config(fields)
-            pool = self._pool(cfg)
-            stats = self._run(pool)
+            sources = self._ranged(cfg)
+            if sources is not None:
+                stats, pool = self._run_ranges(cfg, sources)
+            else:
+                pool = self._pool(cfg)
+                stats = self._run(pool)
         finally:
             if self.output is not None:
                 self.output.close()
@@ -198,6 +201,120 @@ class _Run:
         finally:
             bar.stop()
 
+    def _ranged(self, cfg: GradeConfig) -> list[tuple[str, bool]] | None:
+        """The inputs as (file, "N T" only) when the workers read their own byte
+        ranges and write their own parts (:mod:`grader.bulk.ranges`): files of
+        one grid per line, several worker processes, JSON Lines or CSV lines
+        encoded by the workers, no timeout, and nothing the parent decides
+        grid by grid in input order (--dedupe, --strict, sorting in memory);
+        else None (``SUDOKU_GRADER_RANGES=0`` turns them off)."""
+        import os
+
+        opts = self.opts
+        if ((opts.dask is not None and opts.dask != "local") or self.jobs < 2 or self.head.small
+                or opts.time_limit is not None or opts.strict or opts.dedupe
+                or opts.keep_columns or cfg.encode is None or self.sorter is not None
+                or not isinstance(self.sink, ResultWriter)
+                or os.environ.get("SUDOKU_GRADER_RANGES", "1") == "0"):
+            return None
+        cursor = self.output.cursor if self.output is not None else None
+        if cursor is not None and cursor.retried:
+            return None
+        try:
+            if not hasattr(self.sink.stream, "fileno"):
+                return None
+            self.sink.stream.fileno()
+        except (OSError, ValueError, AttributeError):
+            return None
+        from grader.formats.sources import line_format
+
+        sources: list[tuple[str, bool]] = []
+        for src in opts.inputs:
+            try:
+                how = line_format(src, opts.input_format, opts.column)
+            except (OSError, InputError):
+                return None
+            if how is None:
+                return None
+            sources.append((src, how == "nt"))
+        return sources
+
+    def _run_ranges(self, cfg: GradeConfig,
+                    sources: list[tuple[str, bool]]) -> tuple[RunStats, Any]:
+        """The run in byte ranges (see :mod:`grader.bulk.ranges`)."""
+        import time
+
+        from grader.bulk.ranges import Planner, RangeJob, RangeRun, part_dir, remove_parts
+
+        opts = self.opts
+        sink = self.sink
+        assert isinstance(sink, ResultWriter)
+        if self.jobs_note is not None and not opts.quiet and self.jobs < opts.njobs:
+            self.err.print(f"note: {self.jobs_note}", markup=False, highlight=False)
+        if not opts.quiet:
+            _warn_pure_python(self.err)
+        show = opts.progress if opts.progress is not None else (self.err.is_terminal
+                                                                and not opts.quiet)
+        bar = Progress(list(opts.inputs), bool(show), self.err)
+        stats = RunStats()
+        t0 = time.perf_counter()
+        cursor = self.output.cursor if self.output is not None else None
+        parts = part_dir()
+
+        def header() -> None:
+            if sink.header:
+                sink.header = False
+                sink.stream.write(sink.encoder.header(None))
+                sink.stream.flush()
+
+        try:
+            after = 0
+            if cursor is not None:  # the grids in the output are handed back here
+                after = cursor.last
+                for rec in self.head:
+                    if rec.index > after:
+                        break
+                    stats.read += 1
+                    done, row = cursor.skip(rec)
+                    if done and row is not None:
+                        stats.resumed += 1
+                        e = Entry(rec.index, rec.line, rec.source, rec.extra, row)
+                        self.emit(e, True)
+                        bar(e)
+            sink.flush()
+            job = RangeJob(cfg, self._box(), opts.where, opts.min_level, opts.max_level)
+            planner = Planner(sources, parts, self.jobs, after)
+            try:
+                run = RangeRun(job, planner, self.jobs, sink.stream, header, self.summary, bar,
+                               stats, opts.dask)
+            except (OSError, RuntimeError, ValueError) as e:
+                raise GradeUsageError(f"cannot start the workers: {e}") from None
+            run.run()
+            sink.flush()
+            self.bad = self.bad or run.bad
+            stats.read = max(stats.read, planner.total)
+            stats.seconds = time.perf_counter() - t0
+            if run.where_error is not None:
+                raise GradeUsageError(f"--where: {run.where_error}")
+            if planner.error is not None and not stats.interrupted:
+                raise GradeUsageError(str(planner.error))
+            if cursor is not None and not stats.interrupted:
+                cursor.finish(stats.read)
+            return stats, run.pool
+        except (InputError, ResumeError, WorkerFailed) as e:
+            raise GradeUsageError(str(e)) from None
+        except ClusterLost as e:  # stopped mid-way (exit 1): what was written is kept
+            more = f": rerun with --resume to continue {opts.output}" if opts.output else ""
+            raise GradeUsageError(f"{e}{more}", EXIT_NOT_OK) from None
+        finally:
+            bar.stop()
+            remove_parts(parts)
+
+    def _box(self) -> tuple[int, int] | None:
+        from grader.core.geometry import parse_box
+
+        return parse_box(self.opts.box) if self.opts.box is not None else None
+
     def emit(self, e: Entry, resumed: bool) -> None:
         """A result, in input order: counted, selected, sent to its sink."""
         d = e.result
@@ -252,6 +369,8 @@ class _Run:
         self._summary(stats, pool.jobs)
         if opts.plot is not None:
             try:
+                from grader.bulk.report import plot_summary
+
                 plot_summary(self.summary, opts.plot)
             except OSError as e:
                 raise GradeUsageError(f"--plot {opts.plot}: cannot write: {e.strerror or e}") \
@@ -275,6 +394,8 @@ class _Run:
             from grader.core.terminal import print_uncut
 
             console = self.err if opts.stdout_is_data else self.out
+            from grader.bulk.report import render_summary
+
             print_uncut(console, render_summary(self.summary, stats, jobs))
             if stats.interrupted and opts.output is not None:
                 console.print(f"[yellow]interrupted: rerun with --resume to continue "

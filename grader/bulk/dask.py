@@ -38,9 +38,8 @@ import pickle
 import uuid
 from typing import Any
 
-from grader.bulk.pool import WINDOW
+from grader.bulk.pool import WINDOW, ClusterLost
 from grader.bulk.task import Answer, GradeConfig, Task, special_result
-from grader.core.errors import GraderError
 
 #: A chunk takes about this long on a worker, once a grid's cost is measured ...
 CHUNK_SECONDS = 0.08
@@ -54,10 +53,6 @@ MAX_IN_FLIGHT = 32768
 #: How often a blocked wait looks whether the client is still connected.
 POLL_SECONDS = 1.0
 
-
-class ClusterLost(GraderError, RuntimeError):
-    """The run cannot go on: the scheduler is gone, or a worker cannot grade
-    for this command.  What was written is kept (``--resume`` continues)."""
 
 
 class ChunkSize:

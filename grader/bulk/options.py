@@ -61,7 +61,7 @@ class GradeOptions:
     keep_columns: bool = False
     dask: str | None = None
     quiet: bool = False
-    se: str = DEFAULT_SE  # --se: how deep the estimate searches nested chains
+    se: str = DEFAULT_SE  # --se: how deep the estimate searches nested chains (off: none)
 
     @property
     def njobs(self) -> int:

@@ -48,6 +48,12 @@ class WorkerFailed(GraderError, RuntimeError):
     """A worker could not even start (e.g. a plugin fails to load)."""
 
 
+class ClusterLost(GraderError, RuntimeError):
+    """The run cannot go on: the scheduler is gone, or a worker cannot grade
+    for this command.  What was written is kept (``--resume`` continues).
+    (Here, not in :mod:`grader.bulk.dask`: a run without Dask imports none of it.)"""
+
+
 class InlinePool:
     """Grades in this process, one grid at a time (``--jobs 1`` without a timeout)."""
 

@@ -224,12 +224,15 @@ class ProcessPool:
             fresh.careful = True
             self._feed(fresh)
 
-    def wait(self, block: bool = True) -> list[Any]:
+    def wait(self, block: bool = True, timeout: float | None = None) -> list[Any]:
+        """The answers that came (``block``: waiting for one, at most
+        ``timeout`` seconds when given)."""
         self._dispatch()
         busy = [w for w in self.workers if w.queue]
         if not busy:
             return []
-        wait_for: float | None = None if block else 0.0
+        wait_for: float | None = (None if timeout is None else max(0.0, timeout)) if block \
+            else 0.0
         timed = [w for w in busy if w.ready]
         if self.timeout is not None and timed:
             due = min(w.last for w in timed) + self.timeout + KILL_GRACE - running()

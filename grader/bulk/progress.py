@@ -56,6 +56,19 @@ class Progress:
         self.bar.update(self.task, completed=self.base.get(e.source, 0) + e.line,
                         grids=self.done, rate=f"{rate:.1f}")
 
+    def advance(self, grids: int, source: str, line: int) -> None:
+        """``grids`` more grids handed back, the last on ``line`` of ``source``."""
+        self.done += grids
+        if self.bar is None or not grids:
+            return
+        now = time.perf_counter()
+        if now - self._last < 0.1:
+            return
+        self._last = now
+        rate = self.done / max(now - self._t0, 1e-9)
+        self.bar.update(self.task, completed=self.base.get(source, 0) + line,
+                        grids=self.done, rate=f"{rate:.1f}")
+
     def stop(self) -> None:
         if self.bar is not None:
             self.bar.stop()

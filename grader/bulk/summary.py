@@ -66,6 +66,29 @@ class Summary:
             elif item > slow[0]:
                 heapq.heapreplace(slow, item)
 
+    def merge(self, other: Summary) -> None:
+        """Count ``other`` too: the summary of the grids that follow these in
+        input order (a worker's range, see :mod:`grader.bulk.ranges`)."""
+        self.total += other.total
+        self.resumed += other.resumed
+        self.selected += other.selected
+        self.duplicates += other.duplicates
+        self.verdicts.update(other.verdicts)
+        self.ratings.update(other.ratings)
+        self.levels.update(other.levels)
+        self.depths.update(other.depths)
+        self.techniques.update(other.techniques)
+        self.steps.update(other.steps)
+        self.bad.extend(other.bad[:max(0, self.bad_kept - len(self.bad))])
+        self.bad_count += other.bad_count
+        self.graded_seconds += other.graded_seconds
+        slow = self._slow
+        for item in other._slow:
+            if len(slow) < self.slowest_kept:
+                heapq.heappush(slow, item)
+            elif item > slow[0]:
+                heapq.heapreplace(slow, item)
+
     @property
     def slowest(self) -> list[tuple[float, int, int | None, str, str | None]]:
         return [(s, -i, ln, src, r) for s, i, ln, src, r in sorted(self._slow, reverse=True)]

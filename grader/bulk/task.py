@@ -96,6 +96,34 @@ def make_grader(cfg: GradeConfig) -> Grader:
     return Grader(cfg.hierarchy, check=cfg.check, solver=solver, se=cfg.se)
 
 
+#: How many graders (configurations) a thread keeps for :func:`shared_grader`.
+SHARED_GRADERS = 8
+_shared = threading.local()
+
+
+def shared_grader(cfg: GradeConfig) -> Grader:
+    """The grader of ``cfg`` for this thread, built once and reused (the API's
+    ``grade`` builds none per call): one per configuration (the hierarchy's
+    content, ``check``, the engine, ``se``), the :data:`SHARED_GRADERS` last
+    used kept; installing a plugin (:func:`grader.strategy.plugins.reset`)
+    forgets them."""
+    from grader.strategy import plugins
+
+    cache: dict[Any, Grader] | None = getattr(_shared, "graders", None)
+    if cache is None or getattr(_shared, "generation", None) != plugins.generation():
+        cache = _shared.graders = {}
+        _shared.generation = plugins.generation()
+    h = cfg.hierarchy
+    key = (None if h is None else h.model_dump_json(), cfg.check, cfg.engine, cfg.se)
+    grader = cache.pop(key, None)
+    if grader is None:
+        grader = make_grader(cfg)
+        while len(cache) >= SHARED_GRADERS:
+            del cache[next(iter(cache))]
+    cache[key] = grader  # the most recently used last
+    return grader
+
+
 def task_of(rec: Record) -> Task:
     assert rec.grid is not None
     geo = rec.grid.geo

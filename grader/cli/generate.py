@@ -103,6 +103,20 @@ ScoreOpt = Annotated[str | None, typer.Option(
          "from 10 L to under 10 L + 10. From 140 (level 14) it takes the hard search; "
          "a range below takes grids of the other methods that re-grade into it.",
     show_default=False)]
+SeOpt = Annotated[str | None, typer.Option(
+    "--se", metavar="A..B",
+    help="Sudoku Explainer's rating (ER) in A..B (or A.., ..B, or one value such as 8.3), "
+         "from 1.0 to 12.0; every grid is graded again and its se is in the range. "
+         "Combines with the other options; from 9.0 it climbs (bound it with --stop-after).",
+    show_default=False)]
+EpOpt = Annotated[str | None, typer.Option(
+    "--ep", metavar="A..B",
+    help="Sudoku Explainer's EP (the hardest step before the first placement) in A..B.",
+    show_default=False)]
+EdOpt = Annotated[str | None, typer.Option(
+    "--ed", metavar="A..B",
+    help="Sudoku Explainer's ED (the hardest step before the first elimination) in A..B.",
+    show_default=False)]
 LikeOpt = Annotated[Path | None, typer.Option(
     "--like", metavar="FILE",
     help="Explore around your own grids (a file in any input format) for new grids "
@@ -158,7 +172,8 @@ def _progress_wanted(progress: bool | None) -> bool:
 
 def generate_command(
     rating: RatingOpt = None, level: LevelOpt = None, depth: DepthOpt = None,
-    score: ScoreOpt = None, like: LikeOpt = None, count: NumberOpt = 1,
+    score: ScoreOpt = None, se: SeOpt = None, ep: EpOpt = None, ed: EdOpt = None,
+    like: LikeOpt = None, count: NumberOpt = 1,
     count_alias: CountAliasOpt = None, size: SizeOpt = 9, box: BoxOpt = None,
     symmetry: SymmetryOpt = "none", minimal: MinimalOpt = False,
     min_givens: MinGivensOpt = None, max_givens: MaxGivensOpt = None, seed: SeedOpt = None,
@@ -178,7 +193,7 @@ def generate_command(
     h = hierarchy_option(hierarchy)
     check_plugins(h)
     opts = GenerateOptions(
-        rating=rating, level=level, depth=depth, score=score, like=like,
+        rating=rating, level=level, depth=depth, score=score, se=se, ep=ep, ed=ed, like=like,
         number=count_alias if count_alias is not None else count, size=size,
         box=box_option(box), symmetry=str(symmetry), minimal=minimal, min_givens=min_givens,
         max_givens=max_givens, seed=seed, method=str(method), jobs=job_count(jobs, quiet),

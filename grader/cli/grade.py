@@ -85,7 +85,8 @@ PropagationArg = Annotated[str | None, typer.Option(
 
 SeArg = Annotated[SeChoice, typer.Option(
         "--se", metavar=metavar(SE_DEPTHS),
-        help="How deep `se` searches Sudoku Explainer's nested chains: fast (up to the "
+        help="How deep `se` searches Sudoku Explainer's nested chains: off (no `se`: "
+             "levels and score only, the cheapest), fast (up to the "
              "dynamic forcing chains (+); a position that needs more is rated at the next "
              "level's base, 9.5, and ends the walk) or full (every level, as Sudoku "
              "Explainer 1.2.1 rates: seconds per grid at the top of the scale).")]

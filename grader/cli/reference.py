@@ -87,7 +87,7 @@ MEANINGS: dict[str, str] = {
     "--sat-solver": "the PySAT solver",
     "--schema": "print the JSON Schema of the output and exit",
     "--score": "a range of the grader's score",
-    "--se": "how deep the SE estimate searches nested chains: fast or full",
+    "--se": "how deep the SE estimate searches nested chains: off, fast or full",
     "--seed": "the random seed (an integer)",
     "--show-completion": "print the shell completion script",
     "--size": "the side of the grid",

@@ -152,8 +152,19 @@ def binary_lines(stream: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
     encoding = bom_encoding(_head(stream))
     if encoding is not None:
         stream = _Recoded(stream, encoding)  # type: ignore[assignment]
-    lineno = 0
-    seen = 0
+    for parts, _ in physical_lines(stream, source):
+        yield from parts
+
+
+def physical_lines(stream: BinaryIO, source: str, lineno: int = 0,
+                   seen: int = 0) -> Iterator[tuple[list[tuple[int, str]], int]]:
+    """:func:`binary_lines` one line of the file at a time: the numbered lines
+    it holds (more than one where lone carriage returns split it) and its
+    length in bytes.  ``lineno``, ``seen``: the lines and bytes before the
+    stream's position, when it starts inside a file (a worker's byte range,
+    see :mod:`grader.bulk.ranges`): the numbering and the checks go on as if
+    the file had been read from its start.  (A UTF-16 or UTF-32 file is
+    never read in byte ranges: see :func:`bom_encoding`.)"""
     while True:
         try:
             raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -162,6 +173,7 @@ def binary_lines(stream: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
                              f"{e.strerror or e}") from e
         if not raw:
             return
+        size = len(raw)
         if seen < BINARY_SNIFF_BYTES and b"\0" in raw[:BINARY_SNIFF_BYTES - seen]:
             raise binary_error(source, raw, seen + raw.index(b"\0") + 1)
         seen += len(raw)
@@ -170,19 +182,22 @@ def binary_lines(stream: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
             while raw and not raw.endswith(b"\n"):  # drop the rest of the line
                 raw = stream.readline(MAX_LINE_BYTES)
                 seen += len(raw)
-            yield lineno, BadLine("", f"line longer than {MAX_LINE_BYTES // 1024} KiB")
+                size += len(raw)
+            yield [(lineno, BadLine("", f"line longer than {MAX_LINE_BYTES // 1024} KiB"))], size
             continue
         if b"\0" in raw:
-            yield lineno, BadLine("", "binary data (NUL bytes) on this line")
+            yield [(lineno, BadLine("", "binary data (NUL bytes) on this line"))], size
             continue
         text = _decode(raw, lineno)
         if "\r" in text.rstrip("\r\n"):
+            parts = []
             for k, part in enumerate(_split_cr(text)):
                 if k:
                     lineno += 1
-                yield lineno, part
+                parts.append((lineno, part))
+            yield parts, size
         else:
-            yield lineno, text
+            yield [(lineno, text)], size
 
 
 

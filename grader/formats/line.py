@@ -10,11 +10,11 @@ from grader.formats.grid import _SPLIT, Record, _clip, parse_line
 
 
 def _iter_line(lines: Iterable[tuple[int, str]], source: str, box: tuple[int, int] | None,
-               force_nt: bool = False) -> Iterator[Record]:
+               force_nt: bool = False, index: int = 0, first: bool = True) -> Iterator[Record]:
     """One record per line that is neither blank nor a comment (a first line that
-    is a column header naming the grid column is a header)."""
-    index = 0
-    first = True
+    is a column header naming the grid column is a header).  ``index``: the
+    records before these lines; ``first``: no line holding something yet
+    (False: the lines start after the file's first such line)."""
     for lineno, raw in lines:
         if not _content(raw):
             continue

@@ -12,7 +12,7 @@ from typing import BinaryIO, TextIO
 
 from grader.formats.block import _iter_block
 from grader.formats.csv_rows import _iter_csv
-from grader.formats.decode import _content, binary_lines
+from grader.formats.decode import _content, binary_lines, bom_encoding
 from grader.formats.detect import detect_format
 from grader.formats.grid import _SPLIT, FORMATS, InputError, Record, _looks_like_grid, _nt_token
 from grader.formats.jsonl import _iter_jsonl
@@ -29,9 +29,25 @@ def iter_lines(lines: Iterable[tuple[int, str]], source: str, fmt: str = "auto",
                column: str | None = None) -> Iterator[Record]:
     """Records of numbered lines, read lazily (the first :data:`DETECT_LINES`
     lines holding something are peeked at to detect the format)."""
+    numbered = iter(lines)
+    fmt, head = _detected(numbered, fmt, column)
+    lines = chain(head, numbered)
+    if fmt == "csv":
+        yield from _iter_csv(lines, source, box, column)
+    elif fmt == "jsonl":
+        yield from _iter_jsonl(lines, source, box, column)
+    elif fmt == "block":
+        yield from _iter_block(lines, source, box)
+    else:
+        yield from _iter_line(lines, source, box, force_nt=(fmt == "nt"))
+
+
+def _detected(numbered: Iterator[tuple[int, str]], fmt: str,
+              column: str | None) -> tuple[str, list[tuple[int, str]]]:
+    """The format to read ``numbered`` in (``auto-nt``: "N T" lines, read as
+    lines), and the lines read to detect it."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown input format {fmt!r} (choose from {', '.join(FORMATS)})")
-    numbered = iter(lines)
     head: list[tuple[int, str]] = []
     if fmt == "auto":
         content = 0
@@ -43,15 +59,21 @@ def iter_lines(lines: Iterable[tuple[int, str]], source: str, fmt: str = "auto",
         fmt = detect_format([ln for _, ln in head], column)
         if fmt == "nt":
             fmt = "auto-nt"  # read as lines: a line in another format is still read
-    lines = chain(head, numbered)
-    if fmt == "csv":
-        yield from _iter_csv(lines, source, box, column)
-    elif fmt == "jsonl":
-        yield from _iter_jsonl(lines, source, box, column)
-    elif fmt == "block":
-        yield from _iter_block(lines, source, box)
-    else:
-        yield from _iter_line(lines, source, box, force_nt=(fmt == "nt"))
+    return fmt, head
+
+
+def line_format(path: str, fmt: str = "auto", column: str | None = None) -> str | None:
+    """How the file ``path`` is read when it holds one grid per line: "line",
+    or "nt" (every line must be in the "N T" format); None when it is read
+    another way (CSV, JSON Lines, blocks) or is not a regular file."""
+    if path == "-" or looks_like_grid_argument(path) or not Path(path).is_file():
+        return None
+    with Path(path).open("rb") as fh:
+        if bom_encoding(fh.read(4)) is not None:
+            return None  # UTF-16 or UTF-32: read whole, never in byte ranges
+        fh.seek(0)
+        got, _ = _detected(binary_lines(fh, path), fmt, column)
+    return {"line": "line", "auto-nt": "line", "nt": "nt"}.get(got)
 
 
 def _first_line(lines: Iterable[str]) -> Iterator[tuple[int, str]]:

@@ -46,6 +46,7 @@ from typing import Any
 from grader.core.board import Board
 from grader.core.rule import Rule
 from grader.generator import tridagon
+from grader.generator.by_se import climbs_by_se, nested_by_se
 from grader.generator.diverse import NearIndex, bundled, index_of
 from grader.generator.search import ABOVE, BELOW, IN, Generated, Generator, Stats, Timeout
 from grader.generator.symmetry import is_symmetric
@@ -65,6 +66,13 @@ TOLERANCE = 0.03
 MOVES: tuple[tuple[int, int, int], ...] = ((1, 1, 6), (2, 2, 2), (1, 0, 1), (0, 1, 1))
 #: moves between two updates of the shared progress counters
 TICK = 32
+#: by Sudoku Explainer's ratings: how much lower an ER a kept move may have
+SE_TOLERANCE = 0.1
+#: by Sudoku Explainer's ratings: fresh minimal grids tried at most for a
+#: start: the first within ``SE_START_GAP`` of the band is climbed, else the
+#: one with the highest ER below it (minimal grids of 8.x: 3.5 %)
+SE_START_TRIES = 64
+SE_START_GAP = 1.0
 
 
 class Counters:
@@ -98,7 +106,7 @@ def climbs(gen: Generator, target: Target) -> bool:
     ``--like``.  Other requests, score ranges below 140 too, are the
     ordinary methods' grids that re-grade into the range."""
     return bool(gen.settings.like) or target.lo >= gen.top or (
-        target.depth is not None and target.depth[0] >= 2)
+        target.depth is not None and target.depth[0] >= 2) or climbs_by_se(target)
 
 
 class Climber:
@@ -139,6 +147,14 @@ class Climber:
         #: level 14 and score ranges there; nested trials need them)
         self.seeded = (self.geo.a, self.geo.b) == (3, 3) and not gen.settings.like and (
             self.nested or self.reductio is not None and target.lo >= self.reductio.level)
+        #: by Sudoku Explainer's ratings: climb on the ER, or (the nesting
+        #: levels) on nested trials, the full walk deciding
+        self.by_se = target.by_se and not nested_by_se(target)
+        self.tolerance = SE_TOLERANCE if self.by_se else TOLERANCE
+        if target.by_se and nested_by_se(target) and self.reductio is not None:
+            self.top_mode = self.nested = self.beyond = True
+            self.blockers = rules1
+            self.seeded = (self.geo.a, self.geo.b) == (3, 3) and not gen.settings.like
         self._pending = 0
         self.like = [tuple(v) for v in gen.settings.like]
         #: the user's own grids are explored around, never written back
@@ -185,11 +201,30 @@ class Climber:
             return list(values), sol
         if self.seeded:
             return tridagon.first_start(gen, rng, lambda v, s: self.probe(v, s, None)[0])
+        if self.by_se:
+            return self._se_start(rng)
         while True:
             full = gen.random_solution(rng)
             start = gen.descend(list(full), self.target, rng, solution=full)
             if not self.top_mode or not gen.closures.run(self.geo, start, self.plain_top)[0]:
                 return start, full
+
+    def _se_start(self, rng: random.Random) -> tuple[list[int], tuple[int, ...]] | None:
+        """Of at most :data:`SE_START_TRIES` fresh minimal grids, the first in
+        the band or within :data:`SE_START_GAP` below it, else the one with the
+        highest ER below it."""
+        gen = self.gen
+        best: tuple[float, list[int], tuple[int, ...]] | None = None
+        for _ in range(SE_START_TRIES):
+            full = gen.random_solution(rng)
+            start = gen.descend(list(full), self.target, rng, solution=full)
+            status, er = gen.se_status(start, self.target)
+            if status == IN or (status == BELOW and self.target.se is not None
+                                and er >= self.target.se[0] - SE_START_GAP):
+                return start, full
+            if status == BELOW and (best is None or er > best[0]):
+                best = (er, start, full)
+        return None if best is None else (best[1], best[2])
 
     def _climb(self, values: list[int], solution: tuple[int, ...], rng: random.Random,
                found: list[Generated], near: NearIndex, quota: int) -> None:
@@ -201,7 +236,10 @@ class Climber:
         without a better key than the best so far.  Exploring keeps every
         hopeful move."""
         key, hopeful = self.probe(values, solution, None)
-        exploring = hopeful and self._keep(values, solution, rng, found, near)
+        # a start of the request (one of the user's own grids: never kept)
+        # is explored around at once, until its neighbours are far enough
+        exploring = hopeful and (self._keep(values, solution, rng, found, near)
+                                 or bool(self.like))
         best = key
         idle = 0
         while len(found) < quota and idle < (EXPLORE_PATIENCE if exploring else CLIMB_PATIENCE):
@@ -211,14 +249,14 @@ class Climber:
             if nb is None:
                 continue
             new, sol = nb
-            bound = None if exploring else (key[0], key[1] + TOLERANCE)
+            bound = None if exploring else (key[0], key[1] + self.tolerance)
             key2, hopeful2 = self.probe(new, sol, bound)
             if hopeful2 and self._keep(new, sol, rng, found, near):
                 exploring, idle = True, 0
             if exploring:
                 if hopeful2:
                     values, solution, key = new, sol, key2
-            elif key2[:2] <= (key[0], key[1] + TOLERANCE):
+            elif key2[:2] <= (key[0], key[1] + self.tolerance):
                 if key2 < best:
                     best, idle = key2, 0
                 values, solution, key = new, sol, key2
@@ -267,6 +305,10 @@ class Climber:
         trials must nest); the cells left empty there."""
         gen = self.gen
         gen.stats.assessments += 1
+        if self.by_se:
+            # the ER itself: higher is closer, above the band is the worst
+            status, er = gen.se_status(values, self.target)
+            return (1.0 if status == ABOVE else 0.0, -er), status == IN
         if not self.top_mode:
             status, dist = gen.assess(values, self.target, unique=True)
             return (0.0, dist if status != IN else 0.0), status == IN

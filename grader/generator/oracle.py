@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from grader import kernel as _solver
 from grader.core.board import Board
 from grader.core.geometry import Geometry, geometry
+from grader.generator.by_se import SeSteer
 from grader.generator.fast import Closures
 from grader.generator.settings import Settings, Stats, Timeout
 from grader.generator.targets import Target
@@ -40,7 +41,7 @@ class GridOracle:
         settings.check()
         self.settings = settings
         self.geo: Geometry = geometry(settings.a, settings.b)
-        self.grader = Grader(settings.hierarchy, solver=self._verdict_solver)
+        self.grader = Grader(settings.hierarchy, solver=self._verdict_solver, se=settings.se)
         self.engine = self.grader.engine
         self.hierarchy = self.grader.hierarchy
         self.top = max(r.level for r in self.hierarchy.rules)
@@ -59,6 +60,14 @@ class GridOracle:
         self.node_budget = NODES_PER_CELL * self.geo.ncells
         #: the last grid shown unique by refutation, with its solution
         self._proof: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self._steer: SeSteer | None = None
+
+    def se_status(self, values: Sequence[int], target: Target) -> tuple[int, float]:
+        """Below, in or above a band of Sudoku Explainer's ratings, and the ER
+        (:class:`grader.generator.by_se.SeSteer`)."""
+        if self._steer is None:
+            self._steer = SeSteer(self)
+        return self._steer.status(values, target)
 
     def _check_time(self) -> None:
         if self._deadline is not None and time.time() >= self._deadline:

@@ -51,7 +51,13 @@ def comment(g: Generated, h: Hierarchy) -> str:
         with contextlib.suppress(KeyError):
             hardest = h.spec(hardest).name
     depth = f", trials nested to depth {r.depth}" if r.depth and r.depth > 1 else ""
-    return (f"{r.rating}, level {r.level} ({hardest}{depth}), score {r.score:.2f}, "
+    se = ""
+    if g.target is not None and g.target.by_se:
+        # asked by Sudoku Explainer's ratings: say them
+        se = "".join(f", {name} {v:.1f}" for name, v in (
+            ("SE", r.se), ("EP", getattr(r, "ep", None)), ("ED", getattr(r, "ed", None)))
+            if v is not None)
+    return (f"{r.rating}, level {r.level} ({hardest}{depth}), score {r.score:.2f}{se}, "
             f"{g.givens} givens")
 
 

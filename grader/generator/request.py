@@ -27,6 +27,7 @@ from typing import TextIO
 
 from grader.core.geometry import SUPPORTED_SIZES, Geometry, geometry_for_size
 from grader.formats import InputError, iter_source
+from grader.generator.by_se import setting_for
 from grader.generator.climb import Counters, climbs
 from grader.generator.output import (
     DEFAULT_FORMAT,
@@ -43,8 +44,10 @@ from grader.generator.targets import (
     TargetError,
     impossible,
     narrow,
+    narrow_se,
     parse_depth,
     parse_score,
+    parse_se,
     parse_targets,
     rating_bands,
 )
@@ -63,6 +66,10 @@ class GenerateOptions:
     level: str | None = None
     depth: str | None = None
     score: str | None = None
+    #: ``--se``, ``--ep``, ``--ed``: ranges of Sudoku Explainer's ratings (``8.0..9.0``)
+    se: str | None = None
+    ep: str | None = None
+    ed: str | None = None
     #: ``--like FILE``: grids to explore around
     like: Path | None = None
     number: int = 1
@@ -192,7 +199,12 @@ def _targets(opts: GenerateOptions, h: Hierarchy, geo: Geometry) -> list[Target]
                                   "and --level")
         return rating_bands(h)
     targets = parse_targets(opts.rating, opts.level, h)
-    return narrow_all(targets, h, opts.depth, opts.score, geo.n, opts.min_givens)
+    targets = narrow_all(targets, h, opts.depth, opts.score, geo.n, opts.min_givens)
+    if opts.se is None and opts.ep is None and opts.ed is None:
+        return targets
+    se, ep, ed = (parse_se(v, name) if v is not None else None
+                  for v, name in ((opts.se, "--se"), (opts.ep, "--ep"), (opts.ed, "--ed")))
+    return [narrow_se(t, se, ep, ed, geo.n) for t in targets]
 
 
 def prepare(opts: GenerateOptions) -> Plan:
@@ -215,6 +227,9 @@ def prepare(opts: GenerateOptions) -> Plan:
         if opts.pack is not None:
             raise GenerationError("--like explores around your grids: leave out --pack")
         settings = replace(settings, like=read_like(opts.like, opts.box, geo.ncells))
+    if targets[0].by_se:
+        settings = replace(settings, se=max((setting_for(t) for t in targets),
+                                            key=lambda name: name == "full"))
     hard = climbs(Generator(settings), targets[0])
     if hard and len(targets) > 1:
         raise GenerationError("level 14, nested trials, a score at the trial levels and "

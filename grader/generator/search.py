@@ -211,8 +211,9 @@ class Generator(GridOracle):
         t0 = time.perf_counter()
         self.stats = Stats()
         self._deadline = deadline
-        method = {"top-down": self._top_down, "bottom-up": self._bottom_up,
-                  "guided": self._guided}[self.settings.method]
+        method = self.by_se if target.by_se else {
+            "top-down": self._top_down, "bottom-up": self._bottom_up,
+            "guided": self._guided}[self.settings.method]
         try:
             made = method(target, rng)
         except Timeout:
@@ -276,6 +277,62 @@ class Generator(GridOracle):
                 if made is not None:
                     return made
 
+    def by_se(self, target: Target, rng: random.Random) -> Generated | None:
+        """A grid in a band of Sudoku Explainer's ratings (see
+        :mod:`grader.generator.by_se`): a fresh minimal grid graded once; above
+        the band, its givens back an orbit at a time until it falls in, then
+        erased again while it stays in; in the band, the full grade decides."""
+        while True:
+            self._check_time()
+            self.stats.attempts += 1
+            solution = self.random_solution(rng)
+            values = self.descend(list(solution), target, rng, solution=solution)
+            status, _ = self.se_status(values, target)
+            if status == ABOVE:
+                values, status = self.ease_se(values, solution, target, rng)
+                if status == IN:
+                    values = self.descend_se(values, solution, target, rng)
+            if status == IN:
+                made = self.finish(values, solution, target, rng)
+                if made is not None:
+                    return made
+
+    def ease_se(self, values: list[int], solution: tuple[int, ...], target: Target,
+                rng: random.Random) -> tuple[list[int], int]:
+        """Put erased orbits back, one at a time in random order, until the
+        grid is no longer above the band (a grid with more givens of one
+        solution has that one solution)."""
+        absent = [o for o in self.orbits if not values[o[0]]]
+        rng.shuffle(absent)
+        values = values[:]
+        for orbit in absent:
+            self.stats.moves += 1
+            for c in orbit:
+                values[c] = solution[c]
+            status, _ = self.se_status(values, target)
+            if status != ABOVE:
+                return values, status
+        return values, ABOVE
+
+    def descend_se(self, values: list[int], solution: tuple[int, ...], target: Target,
+                   rng: random.Random) -> list[int]:
+        """Erase each orbit that can go (random order) while the grid keeps one
+        solution and stays in the band."""
+        order = [o for o in self.orbits if values[o[0]]]
+        rng.shuffle(order)
+        givens = sum(1 for v in values if v)
+        for orbit in order:
+            if not self._can_erase(givens, orbit):
+                continue
+            new = values[:]
+            for c in orbit:
+                new[c] = 0
+            if not (self._forced(new, orbit) or self._unique_without(new, orbit, solution)):
+                continue
+            if self.se_status(new, target)[0] == IN:
+                values = new
+                givens -= len(orbit)
+        return values
 
     def push(self, values: list[int], solution: Sequence[int], target: Target,
              rng: random.Random) -> tuple[list[int], int]:

@@ -43,6 +43,9 @@ class Settings:
     hierarchy: Hierarchy | None = None
     #: ``--like``: grids (values, 0 for empty) to explore around
     like: tuple[tuple[int, ...], ...] = ()
+    #: the walk of Sudoku Explainer's scale the grids kept are graded with
+    #: (``full`` for ``--se`` ranges past the default walk's cap)
+    se: str = "fast"
 
     def check(self) -> None:
         """Raise :class:`GenerationError` on settings that cannot work."""

@@ -27,6 +27,10 @@ class Target:
     depth: tuple[int, int] | None = None
     #: a score in ``lo..hi`` (inclusive), None: any score
     score: tuple[float, float] | None = None
+    #: Sudoku Explainer's ER (``se``), EP and ED in ``lo..hi`` (inclusive), None: any
+    se: tuple[float, float] | None = None
+    ep: tuple[float, float] | None = None
+    ed: tuple[float, float] | None = None
 
     def contains(self, level: int | None) -> bool:
         return level is not None and self.lo <= level <= self.hi
@@ -38,8 +42,18 @@ class Target:
             return False
         if self.depth is not None and not self.depth[0] <= (result.depth or 0) <= self.depth[1]:
             return False
-        return self.score is None or (result.score is not None
-                                      and self.score[0] <= result.score <= self.score[1])
+        for want, got in ((self.score, result.score), (self.se, result.se),
+                          (self.ep, getattr(result, "ep", None)),
+                          (self.ed, getattr(result, "ed", None))):
+            if want is not None and (got is None or not want[0] <= got <= want[1]):
+                return False
+        return True
+
+    @property
+    def by_se(self) -> bool:
+        """Whether the request names Sudoku Explainer's ratings (``--se``,
+        ``--ep``, ``--ed``): the search steers by them."""
+        return self.se is not None or self.ep is not None or self.ed is not None
 
     @property
     def slug(self) -> str:
@@ -254,3 +268,78 @@ def impossible(target: Target, n: int, min_givens: int | None) -> str | None:
                 f"and a grid with one solution and at most {FEW_EMPTY} empty cells is "
                 f"solved by single position (level 1): it cannot be {target.label}")
     return None
+
+
+#: the ratings ``--se``, ``--ep`` and ``--ed`` accept (Sudoku Explainer's scale:
+#: 1.0, a full house, to the forum's hardest grids, under 12)
+SE_BOUNDS = (1.0, 12.0)
+
+
+def parse_se(text: str, name: str = "--se") -> tuple[float, float]:
+    """``--se`` (``--ep``, ``--ed``): ``8.3``, ``A..B`` (inclusive), ``A..`` or
+    ``..B``, within :data:`SE_BOUNDS`."""
+    lo_b, hi_b = SE_BOUNDS
+    t = text.strip()
+    if ".." in t:
+        a, _, b = t.partition("..")
+    else:
+        a = b = t
+    a, b = a.strip(), b.strip()
+    if not a and not b:
+        raise TargetError(f"{name} {text!r}: expected a rating or a range A..B, as in 8.0..9.0")
+    try:
+        lo = float(a) if a else lo_b
+        hi = float(b) if b else hi_b
+    except ValueError:
+        raise TargetError(f"{name} {text!r}: expected numbers, as in 8.0..9.0") from None
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise TargetError(f"{name} {text!r}: ratings are numbers from {lo_b:g} to {hi_b:g}")
+    if lo > hi:
+        raise TargetError(f"{name} {text!r} is empty ({lo:g} > {hi:g})")
+    if hi < lo_b or lo > hi_b:
+        raise TargetError(f"{name} {text!r}: Sudoku Explainer's ratings run from {lo_b:g} "
+                          f"(a full house) to under {hi_b:g} (the hardest known grids)")
+    # tenths: the scale's unit (3.95 and 4.0 are the same request)
+    return round(max(lo, lo_b), 1), round(min(hi, hi_b), 1)
+
+
+def narrow_se(target: Target, se: tuple[float, float] | None, ep: tuple[float, float] | None,
+              ed: tuple[float, float] | None, n: int) -> Target:
+    """``target`` with Sudoku Explainer's ranges; :class:`TargetError` when no
+    grid can meet them, saying why.
+
+    ED (the hardest step before the first elimination) is at most EP (the
+    hardest before the first placement), which is at most ER (the hardest of
+    the whole solution), so a lower bound above the upper bound of a later
+    one is impossible; and below 4.0 the scale has only the values of its
+    simple rules, so a range between two of them holds none."""
+    from grader.strategy.grading import GradeResult
+    from grader.strategy.serate.easy import VALUES
+
+    if n != 9:
+        raise TargetError("--se, --ep and --ed: Sudoku Explainer rates 9x9 grids only")
+    top = VALUES[-1] / 10
+    for nm, r in (("--se", se), ("--ep", ep), ("--ed", ed)):
+        if r is None or r[1] >= top or any(r[0] <= v / 10 <= r[1] for v in VALUES):
+            continue
+        below = [v / 10 for v in VALUES if v / 10 < r[0]]
+        above = [v / 10 for v in VALUES if v / 10 > r[1]]
+        near = (f"; the nearest are {below[-1]:g} and {above[0]:g}" if below and above
+                else "")
+        raise TargetError(f"{nm} {_show(r)}: no grid has a rating there: below {top:g} "
+                          f"Sudoku Explainer's scale has only the values of its simple "
+                          f"rules ({', '.join(f'{v / 10:g}' for v in VALUES)}){near}")
+    # ED <= EP <= ER
+    order = [("--ed", ed, "ED"), ("--ep", ep, "EP"), ("--se", se, "ER")]
+    for i, (nm1, r1, w1) in enumerate(order):
+        for nm2, r2, w2 in order[i + 1:]:
+            if r1 is not None and r2 is not None and r1[0] > r2[1]:
+                raise TargetError(f"{nm1} {_show(r1)} and {nm2} {_show(r2)}: a grid's {w1} "
+                                  f"is at most its {w2} (ED <= EP <= ER), so no grid has both")
+    for nm, r, field in (("--ep", ep, "ep"), ("--ed", ed, "ed")):
+        if r is not None and field not in GradeResult.model_fields:
+            raise TargetError(f"{nm}: this version of the grader does not rate {field.upper()}")
+    label = target.label if target.label != "any" else ""
+    parts = [f"{w} {_show(r)}" for w, r in (("SE", se), ("EP", ep), ("ED", ed)) if r is not None]
+    label = ", ".join([p for p in (label, *parts) if p])
+    return replace(target, label=label, se=se, ep=ep, ed=ed)

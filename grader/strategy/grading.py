@@ -52,7 +52,11 @@ from grader.kernel import Kernel, SolveResult
 from grader.strategy.engine import Engine, Tally, Trace
 from grader.strategy.expert import RATED_SIZES, Move, Rater, Walk
 from grader.strategy.hierarchy import Hierarchy
-from grader.strategy.serate.rate import DEFAULT_SETTING, SETTINGS, easy_run
+from grader.strategy.serate.rate import DEFAULT_SETTING, easy_run
+from grader.strategy.serate.settings import SE_DEPTHS, SE_OFF
+
+#: ``se``'s choices (``grade --se``): declared in grader.strategy.serate.settings
+SE_CHOICES = SE_DEPTHS
 
 #: An exact solver used for verdicts: (geometry, values, limit) -> SolveResult.
 Solver = Callable[[Geometry, Sequence[int], int], SolveResult]
@@ -136,13 +140,15 @@ class Grader:
     ``kernel``: C or pure Python (see :mod:`grader.kernel`), for the engine
     and the exact solver; the default kernel when None.
     ``se``: how deep the estimate searches Sudoku Explainer's nested chains
-    (a name of :data:`grader.strategy.serate.rate.SETTINGS`)."""
+    (a name of :data:`grader.strategy.serate.rate.SETTINGS`), or "off": no
+    estimate (``se`` and ``se_pattern`` are None, an expert grid's score is
+    its path's, as for every other grid)."""
 
     def __init__(self, hierarchy: Hierarchy | None = None, check: bool = False,
                  solver: Solver | None = None, record: bool = False,
                  kernel: Kernel | None = None, se: str = DEFAULT_SETTING) -> None:
-        if se not in SETTINGS:
-            raise ValueError(f"se must be one of {', '.join(SETTINGS)}, not {se!r}")
+        if se not in SE_CHOICES:
+            raise ValueError(f"se must be one of {', '.join(SE_CHOICES)}, not {se!r}")
         self.se = se
         self.engine = Engine(hierarchy, record=record, kernel=kernel, explain=False)
         self.hierarchy = self.engine.hierarchy
@@ -157,7 +163,7 @@ class Grader:
         0: no trial, Sudoku Explainer's loop below 4.0 first), or None for
         sizes Sudoku Explainer's scale does not cover (see
         :mod:`grader.strategy.expert`)."""
-        if grid.size not in RATED_SIZES or solution is None:
+        if grid.size not in RATED_SIZES or solution is None or self.se == SE_OFF:
             return None
         if self._rater is None:
             self._rater = Rater(self.engine, self.se)
@@ -222,7 +228,8 @@ class Grader:
             return GradeResult(**base, verdict=verdict, message=message,  # type: ignore[arg-type]
                                seconds=round(time.perf_counter() - t0, 6))
         path = self.tally(grid, solution)
-        walk = self.expert(grid, solution, path.depth) if path.solved else None
+        walk = self.expert(grid, solution, path.depth) if path.solved and self.se != SE_OFF \
+            else None
         return self.result_from_tally(path, base, solution, t0, walk)
 
     def result_from_tally(self, path: Tally, base: dict[str, Any],

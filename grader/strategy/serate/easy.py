@@ -16,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from grader.strategy.serate.grid import (
+#: the ratings (tenths) of the rules below 4.0, the only values the scale has there
+VALUES: tuple[int, ...] = (10, 12, 15, 17, 19, 20, 23, 25, 26, 28, 30, 32, 34, 36, 38, 40)
+
+from grader.strategy.serate.grid import (  # noqa: E402 - VALUES documents the docstring
     BLOCK,
     COLUMN,
     REGION_MASK,

@@ -17,7 +17,7 @@ from grader.strategy.serate.chainhint import chain_name, nested_suffix
 from grader.strategy.serate.easy import easy_walk
 from grader.strategy.serate.grid import candidates_of
 from grader.strategy.serate.multiple import tier_base
-from grader.strategy.serate.settings import DEFAULT_SE, SE_DEPTHS
+from grader.strategy.serate.settings import DEFAULT_SE, SE_WALKS
 from grader.strategy.serate.tiers import MAX_LEVEL, ChainStep, chain_step_python
 
 _mod: Any
@@ -39,7 +39,7 @@ SHAPES = ("contradiction", "double", "cell", "region", "forcing", "cycle")
 #: The walk's settings: the deepest chaining level searched.  "fast" (the
 #: default) stops at the dynamic forcing chains (+), level 1; "full" goes to
 #: Sudoku Explainer 1.2.1's last level.
-SETTINGS = dict(zip(SE_DEPTHS, (1, MAX_LEVEL), strict=True))
+SETTINGS = dict(zip(SE_WALKS, (1, MAX_LEVEL), strict=True))
 DEFAULT_SETTING = DEFAULT_SE
 
 
