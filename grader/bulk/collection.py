@@ -114,6 +114,7 @@ class _Run:
             self.output = OutputFile(opts, self.h, self.head)
             fields = self.output.fields
             self._repairs()
+        ok = False
         try:
             self._sinks()
             cfg = self._config(fields)
@@ -123,9 +124,12 @@ class _Run:
             else:
                 pool = self._pool(cfg)
                 stats = self._run(pool)
+            ok = True
+        except OSError as e:  # a write that failed (the workers' parts too) names the file
+            raise (self.output.failure(e) if self.output is not None else e) from None
         finally:
             if self.output is not None:
-                self.output.close()
+                self.output.close(ok)
         return self._finish(stats, pool)
 
     def _repairs(self) -> None:

@@ -3,6 +3,7 @@ it afresh or for appending (with the run's settings recorded beside it)."""
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 from grader.bulk.codec import extra_columns, output_fields
@@ -23,6 +24,9 @@ from grader.formats.files import (
     write_settings,
 )
 from grader.strategy.hierarchy import Hierarchy
+
+#: What a write that fails for want of room says.
+WRITE_ERRNOS = frozenset({errno.EFBIG, errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 
 
 class OutputFile:
@@ -105,13 +109,25 @@ class OutputFile:
         return ResultWriter(self.fh, "csv" if self.is_csv else "jsonl", self.fields,
                             header=self.fresh)
 
-    def close(self) -> None:
+    def failure(self, e: OSError) -> OSError:
+        """The error of a run that failed while it replaced the output: naming
+        the output (and that the old one is kept) when it is a write's."""
+        if isinstance(self.fh, AtomicOutput) and not e.filename and e.errno in WRITE_ERRNOS:
+            return self.fh._failure(e)  # type: ignore[return-value]
+        return e
+
+    def close(self, ok: bool = True) -> None:
+        """Release the output; ``ok``: the run ended (or was interrupted) and
+        the results replace an old output, else the old output is kept."""
         fh, self.fh = self.fh, None
         try:
             if isinstance(fh, AtomicOutput):
-                failed = fh.failed
-                fh.close()  # renamed over the old output, or (a write failed) removed
-                if not failed:
+                failed = fh.failed or not ok
+                if failed:
+                    fh.discard()
+                else:
+                    fh.close()  # renamed over the old output, or (a write failed) removed
+                if not failed and not fh.failed:
                     write_settings(self.path, self.settings)
             elif fh is not None:
                 fh.close()
