@@ -96,11 +96,13 @@ def schema_text(name: str) -> str:
 
 def write_all(folder: Path) -> list[Path]:
     """Write every schema into ``folder``; the paths written."""
+    from grader.formats.files import write_output
+
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for name in SCHEMAS:
         path = folder / name
-        path.write_text(schema_text(name), encoding="utf-8")
+        write_output(path, schema_text(name))
         paths.append(path)
     return paths
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import scaled
+
 ROOT = Path(__file__).resolve().parent.parent
 BULK = Path(__file__).resolve().parent / "data" / "bulk"
 PUZZLES = ROOT / "puzzles"
@@ -20,7 +22,7 @@ def grade(*args: str, stdin: str | None = None, env: dict[str, str] | None = Non
     e.update({"COLUMNS": "200", "NO_COLOR": "1"})
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "grader", "grade", *args], input=stdin,
-                          capture_output=True, text=True, timeout=timeout, env=e)
+                          capture_output=True, text=True, timeout=scaled(timeout), env=e)
 
 
 def jsonl(text: str) -> list[dict]:
@@ -127,7 +129,7 @@ def wait_for_lines(path: Path, n: int, proc: subprocess.Popen[str],
     first (or after ``limit`` seconds: a hung run)."""
     import time
 
-    deadline = time.monotonic() + limit
+    deadline = time.monotonic() + scaled(limit)
     while True:
         have = len(complete_lines(path))
         if have >= n:

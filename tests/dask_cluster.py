@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from conftest import scaled
+
 #: The longest a process is waited for before the test fails (a loaded CI
 #: machine starts a Dask process in a few seconds; this is far beyond it).
 START_TIMEOUT = 90.0
@@ -84,7 +86,7 @@ class Process:
     def kill(self) -> None:
         self.signal(signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=30)
+            self.proc.wait(timeout=scaled(30))
 
 
 class Cluster:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, scaled
 
 import grader
 import grader.api_args
@@ -139,7 +139,7 @@ def cli_lines(*args: str) -> list[str]:
     import sys
 
     p = subprocess.run([str(Path(sys.executable).parent / args[0]), *args[1:]],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=scaled(120))
     return p.stdout.splitlines()
 
 

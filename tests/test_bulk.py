@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from bulk_helpers import PUZZLES, grade, jsonl, run_grade, without_seconds
+from conftest import scaled
 
 from grader.bulk.pipeline import run
 from grader.bulk.pool import InlinePool
@@ -119,7 +120,7 @@ def test_worker_timeout_and_crash_do_not_stop_the_run(tmp_path: Path) -> None:
     t0 = time.monotonic()
     p = grade(str(src), "--hierarchy", str(h), "-f", "jsonl", "-j", "2", "--timeout", "3",
               env=env)
-    assert time.monotonic() - t0 < 120  # the hung grid did not hold the run for 600 s
+    assert time.monotonic() - t0 < min(scaled(120), 500)  # the hung grid did not hold it 600 s
     rows = jsonl(p.stdout)
     assert p.returncode == 1, p.stderr
     assert [r["index"] for r in rows] == [1, 2, 3, 4, 5, 6]

@@ -8,6 +8,8 @@ import io
 import json
 import time
 
+from conftest import scaled
+
 from grader.bulk.codec import (
     KINDS,
     DecodeError,
@@ -81,7 +83,7 @@ def test_the_deadline_interrupts_the_grading_thread() -> None:
         pass
     else:
         raise AssertionError("not interrupted")
-    assert time.monotonic() - t0 < 2.0
+    assert time.monotonic() - t0 < min(scaled(2.0), 4.5)  # the spin alone takes 5 s
     assert deadline.run(lambda: {"ok": 1}, 0.5) == {"ok": 1}  # armed again, not fired
     time.sleep(0.6)  # a deadline disarmed in time never fires later
 

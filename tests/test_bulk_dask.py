@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from bulk_helpers import PUZZLES, first_grids, grade, jsonl, without_seconds
+from conftest import scaled
 
 pytest.importorskip("distributed")
 
@@ -105,7 +106,7 @@ def test_chunks_follow_the_measured_cost_of_a_grid() -> None:
 @pytest.mark.slow
 def test_unreachable_scheduler_is_a_usage_error() -> None:
     p = grade(str(PUZZLES / "book-calibration.txt"), "--dask", "tcp://127.0.0.1:9",
-              "-f", "jsonl", timeout=120)
+              "-f", "jsonl", timeout=scaled(120))
     assert p.returncode == 2
     assert "Traceback" not in p.stderr and "Dask" in p.stderr
 

@@ -24,6 +24,7 @@ from bulk_helpers import (
     wait_for_lines,
     without_seconds,
 )
+from conftest import scaled
 
 from grader.bulk.resume import ResumeCursor
 from grader.bulk.sources import records
@@ -91,7 +92,7 @@ def test_ctrl_c_stops_cleanly_with_the_summary_then_resume(medium300, tmp_path: 
         wait_for_lines(out, 30, proc)
     finally:
         proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=60)
+        stdout, stderr = proc.communicate(timeout=scaled(60))
     assert proc.returncode == 130, stderr
     assert "interrupted" in stdout and "--resume" in stdout
     assert "Traceback" not in stderr

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, scaled
 from typer.testing import CliRunner
 
 import grader
@@ -28,7 +28,7 @@ COMMANDS = ["grade", "explain", "solve", "generate", "pair"]
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=scaled(300))
 
 
 # ---------------------------------------------------------------- --version

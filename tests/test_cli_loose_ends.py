@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES
+from conftest import PUZZLES, scaled
 from typer.testing import CliRunner
 
 G = "64.5.98......3..7.3.8.1...4.....7...4..965..7...3.....8...9.4.3.2..5......36.4.92"
@@ -26,7 +26,7 @@ ONE_LINE = re.compile(r"^[a-z]+( [a-z]+)?: error: \S.*\n$")
 def run(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
     """A console script of this Python, as a user runs it (no terminal)."""
     return subprocess.run([str(BIN / args[0]), *args[1:]], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL, **kw)  # type: ignore[call-overload]
+                          timeout=scaled(120), stdin=subprocess.DEVNULL, **kw)  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize("args", [
@@ -56,7 +56,7 @@ def test_grade_and_explain_agree_on_what_is_not_a_file_nor_a_grid() -> None:
 
 def test_the_umbrella_names_the_subcommand() -> None:
     p = subprocess.run([sys.executable, "-m", "grader", "pair", "generate", "--bogus"],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=scaled(120))
     assert p.returncode == 2 and p.stderr == "pair generate: error: No such option: --bogus\n"
 
 
@@ -64,7 +64,7 @@ def test_the_umbrella_names_the_subcommand() -> None:
 def test_a_closed_pipe_exits_0_quietly(fmt: str) -> None:
     cmd = (f"'{BIN / 'grade'}' '{PUZZLES / 'se-easy-500.txt'}' -f {fmt} -j 1 | head -1 "
            "> /dev/null; echo ${PIPESTATUS[0]}")
-    p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=120)
+    p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=scaled(120))
     assert p.stdout.strip() == "0" and p.stderr == ""
 
 
@@ -74,7 +74,8 @@ def test_shell_completion_is_offered() -> None:
     # typer finds the shell among the command's parent processes: run it from bash
     # (a second command keeps bash from replacing itself with the first)
     p = subprocess.run(["bash", "-c", f"'{BIN / 'grade'}' --show-completion; exit $?"],
-                       capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                       capture_output=True, text=True, timeout=scaled(120),
+                       stdin=subprocess.DEVNULL)
     # one script for every command (grader.cli.completion), never bound to python
     assert p.returncode == 0 and "_sudoku_grader_completion" in p.stdout, p.stderr
     bound = p.stdout.strip().splitlines()[-1].split()
@@ -165,7 +166,7 @@ def test_a_table_in_a_pipe_is_never_cut() -> None:
 def test_jobs_0_counts_the_cpus_the_process_may_use() -> None:
     cpu = min(os.sched_getaffinity(0))
     p = subprocess.run([str(BIN / "grade"), str(PUZZLES / "se-easy-500.txt"), "-f", "jsonl",
-                        "--summary"], capture_output=True, text=True, timeout=120,
+                        "--summary"], capture_output=True, text=True, timeout=scaled(120),
                        preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
     assert p.returncode == 0
     assert "· 1 job" in p.stderr, p.stderr[-500:]
@@ -179,7 +180,7 @@ def test_both_rule_listings_exit_alike_on_a_bad_hierarchy(tmp_path: Path) -> Non
     bad.write_text('extends = "default"\n[[rules]]\ncode = "nope"\nlevel = 12\n'
                    'plugin = "no-such-plugin"\n')
     a = subprocess.run([sys.executable, "-m", "grader", "rules", "--hierarchy", str(bad)],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=scaled(120))
     b = run("grade", "--list-rules", "--hierarchy", str(bad))
     assert a.returncode == b.returncode == 1
     assert "no-such-plugin" in a.stdout and "no-such-plugin" in b.stdout

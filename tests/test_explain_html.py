@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
 import pytest
-from conftest import book_figures
+from conftest import book_figures, scaled
 
 from grader.explainer.core import walkthrough
 from grader.explainer.html import render_html
@@ -142,7 +142,7 @@ def test_page_renders_in_headless_chromium(tmp_path, expert_page):
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
          f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}",
          "--window-size=412,1600", f.as_uri()],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=scaled(120))
     assert proc.returncode == 0, proc.stderr[-2000:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -154,7 +154,7 @@ def test_page_renders_in_headless_chromium(tmp_path, expert_page):
     dom = subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
          f"--user-data-dir={tmp_path / 'profile2'}", "--dump-dom", f.as_uri()],
-        capture_output=True, text=True, timeout=120)
+        capture_output=True, text=True, timeout=scaled(120))
     assert dom.returncode == 0
     assert dom.stdout.count("<svg") == html.count("<svg")
 

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import scaled
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is needed to drive a terminal")
 
@@ -20,7 +21,7 @@ def spawn(*args: str) -> pexpect.spawn:
     if cmd is None:
         pytest.skip("the explain console script is not installed")
     return pexpect.spawn(cmd, [*args, "--notation", "book"], dimensions=(60, 120),
-                         encoding="utf-8", timeout=30,
+                         encoding="utf-8", timeout=scaled(30),
                          env={"TERM": "xterm-256color", "PATH": "/usr/bin:/bin",
                               "COLUMNS": "120", "LINES": "60"})
 

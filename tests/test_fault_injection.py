@@ -33,6 +33,7 @@ from bulk_helpers import (
     wait_for_lines,
     without_seconds,
 )
+from conftest import scaled
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists() or os.name != "posix",
                                 reason="needs POSIX process groups and /proc")
@@ -113,7 +114,7 @@ def _one_run(setup: dict, tmp_path: Path, name: str, k: int) -> None:
         _signal(proc, target, sig, rnd)
         if target.startswith("worker"):
             (tmp_path / f"gate-{k}").touch()  # the run goes on to the end
-        _, stderr = proc.communicate(timeout=120)
+        _, stderr = proc.communicate(timeout=scaled(120))
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

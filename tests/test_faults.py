@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from bulk_helpers import GateJob, grade, jsonl, run_grade, without_seconds
-from conftest import PUZZLES
+from conftest import PUZZLES, scaled
 
 from grader.bulk.processes import ProcessPool
 
@@ -35,7 +35,7 @@ def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120,
     e = dict(os.environ, COLUMNS="120", NO_COLOR="1")
     e.update(env or {})
     return subprocess.run([sys.executable, "-m", "grader", *args], capture_output=True,
-                          text=True, timeout=timeout, env=e, cwd=cwd,
+                          text=True, timeout=scaled(timeout), env=e, cwd=cwd,
                           stdin=subprocess.DEVNULL, errors="replace")
 
 
@@ -60,7 +60,7 @@ def _pool(tmp_path: Path) -> tuple[ProcessPool, Path]:
 
 def _answers(pool: ProcessPool, n: int) -> list:
     got: list = []
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + scaled(60)
     while len(got) < n and time.monotonic() < deadline:
         got += pool.wait(block=True)
     return got
@@ -148,7 +148,7 @@ def test_1_timeout_on_the_process_group_writes_no_error_and_resume_completes(
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     wait_for_lines(out, 20, proc)
     os.kill(proc.pid, signal.SIGTERM)  # timeout passes it on to the command, then the group
-    _, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=scaled(60))
     assert "Traceback" not in stderr
     written = [json.loads(ln) for ln in complete_lines(out)]
     assert written and all(r["verdict"] == "ok" for r in written)
@@ -333,7 +333,7 @@ def test_3_a_named_pipe_that_is_read_is_written(fifo: Path) -> None:
     got: list[str] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
     reader.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + scaled(10)
     while True:  # until the reader has opened its end
         try:
             write_output(fifo, "hello\n")
@@ -401,7 +401,7 @@ def test_4_generate_past_its_timeout_stops_without_sending_every_task() -> None:
     p = cli("generate", "-n", "1000000", "-s", "4", "--seed", "1", "-q", "--timeout", "1",
             "-j", "2", timeout=60)
     assert p.returncode == 1 and "not made" in p.stderr
-    assert time.monotonic() - t0 < 30
+    assert time.monotonic() - t0 < scaled(30)
 
 
 # -- 5: encodings and the environment ---------------------------------------------------
@@ -540,7 +540,7 @@ def test_6_plugins_the_hierarchy_does_not_use_are_not_even_imported(
         t0 = time.monotonic()
         p = cli(*args, env=env, timeout=60)
         assert p.returncode == 0, p.stderr
-        assert time.monotonic() - t0 < 8  # the endless import is never started
+        assert time.monotonic() - t0 < scaled(8)  # the endless import is never started
         clean_exit(p)
 
 
@@ -661,7 +661,7 @@ def test_6_a_plain_grade_does_not_scan_the_installed_distributions(five: Path) -
             "from grader.cli.main import grade_main\n"
             "grade_main()\n")
     p = subprocess.run([sys.executable, "-c", code, str(five)], capture_output=True, text=True,
-                       timeout=60)
+                       timeout=scaled(60))
     assert p.returncode == 0, p.stderr
 
 
@@ -848,7 +848,7 @@ def test_a_run_stopped_and_continued_gives_no_grid_a_timeout(tmp_path: Path) -> 
         time.sleep(3)  # stopped: longer than the time limit
         os.killpg(proc.pid, signal.SIGCONT)
         (tmp_path / "gate").touch()
-        proc.communicate(timeout=120)
+        proc.communicate(timeout=scaled(120))
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -910,12 +910,12 @@ def test_sighup_to_the_group_of_generate_is_a_clean_stop(tmp_path: Path) -> None
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + scaled(60)
         while not (out.exists() and out.read_text().count("\n") >= 1):  # it is making grids
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGHUP)
-        _, stderr = proc.communicate(timeout=60)
+        _, stderr = proc.communicate(timeout=scaled(60))
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

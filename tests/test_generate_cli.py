@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from conftest import scaled
 from typer.testing import CliRunner
 
 from grader.cli.generate import generate_command
@@ -37,7 +38,7 @@ def gen(*args: str) -> tuple[int, str, str]:
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``python -m grader generate ARGS`` in a subprocess (no terminal)."""
     return subprocess.run([sys.executable, "-m", "grader", "generate", *args],
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=scaled(timeout))
 
 
 def test_line_format_reads_back_with_its_rating(tmp_path: Path) -> None:
@@ -208,7 +209,7 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     out = tmp_path / "grids.txt"
     child = pexpect.spawn(sys.executable, ["-m", "grader", "generate", "-r", "difficult",
                                            "-n", "40", "--seed", "3", "-o", str(out)],
-                          encoding="utf-8", timeout=120, dimensions=(24, 120))
+                          encoding="utf-8", timeout=scaled(120), dimensions=(24, 120))
     child.expect("generating")  # the bar, on standard error (a terminal here)
     child.expect(r"40 of 40 grids")
     child.expect(pexpect.EOF)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from bulk_helpers import grade, jsonl
-from conftest import PUZZLES
+from conftest import PUZZLES, scaled
 
 from grader.bulk.pipeline import run
 from grader.bulk.pool import InlinePool
@@ -52,7 +52,7 @@ def run_cli(*args: str, stdin: object = None, stdout: object = subprocess.PIPE,
             timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, COLUMNS="200", NO_COLOR="1")
     return subprocess.run([sys.executable, "-m", "grader", *args], stdin=stdin, stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, timeout=timeout, env=env)
+                          stderr=subprocess.PIPE, text=True, timeout=scaled(timeout), env=env)
 
 
 # -- 1-7: decoding and detection ---------------------------------------------------------
@@ -223,7 +223,7 @@ def test_8_a_closed_pipe_is_a_quiet_exit(tmp_path: Path) -> None:
     many.write_text("\n".join(GOOD) + "\n")
     env = dict(os.environ, NO_COLOR="1")
     p = subprocess.run(f"{sys.executable} -m grader solve {many} | head -1", shell=True,
-                       capture_output=True, text=True, timeout=120, env=env)
+                       capture_output=True, text=True, timeout=scaled(120), env=env)
     assert len(p.stdout.splitlines()) == 1 and "Traceback" not in p.stderr
 
 
@@ -409,7 +409,7 @@ def test_16_plot_file_name_is_checked_before_the_run(tmp_path: Path) -> None:
     p = grade(str(src), "--plot", str(tmp_path / "h.txt"))
     assert p.returncode == 2 and "not a picture file name" in p.stderr
     assert "grids" not in p.stdout  # refused before the run, not after
-    assert time.perf_counter() - t0 < 60
+    assert time.perf_counter() - t0 < scaled(60)
 
 
 # -- others of the same kinds -----------------------------------------------------------------

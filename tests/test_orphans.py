@@ -11,14 +11,16 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from conftest import scaled
 
 psutil = pytest.importorskip("psutil")
 
 
 def _children(pid: int, want: int, wait: float = 30.0) -> list:
-    """The worker processes of ``pid`` once ``want`` of them run."""
+    """The worker processes of ``pid`` once ``want`` of them run (polled; the
+    wait scales to the machine)."""
     proc = psutil.Process(pid)
-    end = time.monotonic() + wait
+    end = time.monotonic() + scaled(wait)
     while time.monotonic() < end:
         kids = [k for k in proc.children(recursive=True)
                 if "resource_tracker" not in " ".join(k.cmdline())]
@@ -26,6 +28,23 @@ def _children(pid: int, want: int, wait: float = 30.0) -> list:
             return kids
         time.sleep(0.2)
     raise AssertionError(f"{want} workers did not start")
+
+
+def _wait_until_watched(pid: int, kids: list, wait: float = 30.0) -> None:
+    """Polled until every worker among ``kids`` (the processes of the fork
+    server that ``pid`` started) runs the thread that ends it with its parent
+    (grader.bulk.orphans): then a killed parent is the case the tests are
+    about, however slowly the machine starts the workers."""
+    end = time.monotonic() + scaled(wait)
+    while time.monotonic() < end:
+        try:
+            workers = [k for k in kids if k.ppid() != pid]
+            if workers and all(k.num_threads() >= 2 for k in workers):
+                return
+        except psutil.Error:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("the workers did not start watching their parent")
 
 
 @contextlib.contextmanager
@@ -39,7 +58,7 @@ def _hard_search(tmp_path, **pipes) -> Iterator[tuple[subprocess.Popen, list]]:
     kids: list = []
     try:
         kids = _children(parent.pid, 2)
-        time.sleep(1.0)
+        _wait_until_watched(parent.pid, kids)
         yield parent, kids
     finally:
         if parent.poll() is None:
@@ -55,8 +74,8 @@ def test_generate_workers_end_when_the_command_is_killed(tmp_path) -> None:
     with _hard_search(tmp_path, stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL) as (parent, kids):
         os.kill(parent.pid, signal.SIGKILL)
-        parent.wait(timeout=10)
-        gone, alive = psutil.wait_procs(kids, timeout=10)
+        parent.wait(timeout=scaled(10))
+        gone, alive = psutil.wait_procs(kids, timeout=scaled(10))
         assert not alive, f"workers still running after their parent was killed: {alive}"
 
 
@@ -67,9 +86,9 @@ def test_generate_stopped_with_sigterm_says_interrupted(tmp_path) -> None:
     with _hard_search(tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                       text=True) as (parent, kids):
         parent.send_signal(signal.SIGTERM)
-        _, stderr = parent.communicate(timeout=30)
+        _, stderr = parent.communicate(timeout=scaled(30))
         assert parent.returncode == 130, stderr
         assert "interrupted" in stderr
         assert "Traceback" not in stderr and "leaked" not in stderr, stderr
-        gone, alive = psutil.wait_procs(kids, timeout=10)
+        gone, alive = psutil.wait_procs(kids, timeout=scaled(10))
         assert not alive

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, scaled
 
 README = ROOT / "README.md"
 #: every page whose examples run: the README, then the site's pages
@@ -86,7 +86,12 @@ def _page_examples(page: Path) -> list[object]:
         elif lang == "sh":
             cmds = [c for c in body.splitlines() if c.strip() and not c.lstrip().startswith("#")]
             if cmds:
-                params.append(pytest.param("sh", tuple(cmds), id=f"{at}-sh"))
+                # every command slow (or not run here for another reason): a slow
+                # test, deselected without --runslow, not a skip
+                whys = [_skip(c, False) for c in cmds if not _SETS.fullmatch(c.strip())]
+                slow = all(whys) and SLOW_WHY in whys
+                params.append(pytest.param("sh", tuple(cmds), id=f"{at}-sh",
+                                           marks=[pytest.mark.slow] if slow else []))
         elif lang == "console":
             pairs, cmd, want = [], None, []  # type: ignore[var-annotated]
             for ln in body.splitlines() + ["$ "]:
@@ -130,14 +135,19 @@ def _run(cmd: str, cwd: Path, env_lines: tuple[str, ...] = ()) -> subprocess.Com
     env = _env()
     script = "\n".join([*env_lines, cmd])
     return subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=600, stdin=subprocess.DEVNULL)
+                          text=True, timeout=scaled(600), stdin=subprocess.DEVNULL)
+
+
+SLOW_WHY = "slow: run with --runslow"
+#: a line ``NAME=value`` of a block: a variable for its next commands
+_SETS = re.compile(r"[A-Z_]+=\S+")
 
 
 def _skip(cmd: str, runslow: bool) -> str | None:
     """Why one command of a block is not run here, or None."""
     why = next((w for s, w in SKIP.items() if s in cmd), None)
     if why is None and not runslow and any(s in cmd for s in SLOW):
-        why = "slow: run with --runslow"
+        why = SLOW_WHY
     return why
 
 
@@ -148,7 +158,7 @@ def test_example(kind: str, data: object, scratch: Path,
         env: list[str] = []
         ran = 0
         for cmd in data:  # type: ignore[attr-defined]
-            if re.fullmatch(r"[A-Z_]+=\S+", cmd.strip()):
+            if _SETS.fullmatch(cmd.strip()):
                 env.append(cmd.strip())
                 continue
             if _skip(cmd, request.config.getoption("--runslow")):
@@ -165,7 +175,7 @@ def test_example(kind: str, data: object, scratch: Path,
             assert _lines(p.stdout.splitlines()) == _lines(want), f"{cmd}\n{p.stderr}"
     else:
         p = subprocess.run([sys.executable, "-c", str(data)], cwd=scratch, capture_output=True,
-                           text=True, timeout=600, env=_env())
+                           text=True, timeout=scaled(600), env=_env())
         assert p.returncode == 0, p.stderr
 
 
@@ -216,3 +226,33 @@ def test_the_readme_is_short_with_a_table_of_contents_and_real_grade_output() ->
             assert f"(#{anchor})" in toc, heading
     consoles = [body for lang, _, body, why in _blocks(text) if lang == "console" and not why]
     assert any(body.startswith("$ grade ") for body in consoles)
+
+
+def _skipped_ids() -> set[str]:
+    """The examples a run without --runslow skips (not the slow ones, which it
+    deselects): marked skip, or every command not run here."""
+    ids = set()
+    for p in _examples():
+        kind, data = p.values  # type: ignore[attr-defined]
+        names = [m.name for m in p.marks]  # type: ignore[attr-defined]
+        if "skip" in names:
+            ids.add(p.id)  # type: ignore[attr-defined]
+        elif kind == "sh" and "slow" not in names:
+            whys = [_skip(c, False) for c in data if not _SETS.fullmatch(c.strip())]
+            if all(whys):
+                ids.add(p.id)  # type: ignore[attr-defined]
+    return ids
+
+
+def test_every_skipped_example_is_explained_in_the_development_page() -> None:
+    text = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
+    table = text[text.index("### What is skipped in CI, and why"):]
+    table = table[:table.index("\n### ")]
+    listed = {page: int(n) for page, n in re.findall(r"^\| `([\w./-]+\.md)` \| (\d+) \|",
+                                                     table, re.M)}
+    skipped: dict[str, int] = {}
+    for test_id in _skipped_ids():
+        page = test_id.split(":")[0]
+        skipped[page] = skipped.get(page, 0) + 1
+    assert skipped == listed, f"skipped (page: count) {skipped}; explained {listed}"
+    assert f"skips these {sum(skipped.values())} tests" in text

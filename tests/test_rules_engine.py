@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import book_calibration, book_figures, snapshot
+from conftest import book_calibration, book_figures, scaled, snapshot
 
 from grader import Engine, Grader, parse_grid_token
 
@@ -105,7 +105,7 @@ def test_same_output_in_processes_with_different_hash_seeds(tmp_path) -> None:
         env = {**os.environ, "PYTHONHASHSEED": seed}
         cmd = [sys.executable, "-m", "grader", "grade", str(f), "-f", "jsonl", "--jobs", "1",
                "--with-solution"]
-        res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        res = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=scaled(300))
         assert res.returncode == 0, res.stderr
         rows = [json.loads(x) for x in res.stdout.splitlines()]
         for r in rows:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PUZZLES, ROOT
+from conftest import PUZZLES, ROOT, scaled
 from typer.testing import CliRunner
 
 from grader.cli.main import build_app
@@ -57,7 +57,7 @@ def test_schema_option_prints_the_schema(command: str, name: str) -> None:
 
 def test_every_grade_record_of_bench_mixed_follows_the_schema() -> None:
     p = subprocess.run([str(BIN / "grade"), str(BENCH), "-f", "jsonl", "-q"],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=scaled(600))
     assert p.returncode == 0, p.stderr
     records = [json.loads(line) for line in p.stdout.splitlines()]
     assert len(records) == 200

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, ROOT, book_figures
+from conftest import DATA, ROOT, book_figures, scaled
 from typer.testing import CliRunner
 
 from grader.cli.main import build_app
@@ -212,7 +212,7 @@ def test_stats_report_both_encodings() -> None:
 
 def test_umbrella_and_console_script() -> None:
     res = subprocess.run([sys.executable, "-m", "grader", "solve", P, "-e", "cp"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+                         capture_output=True, text=True, cwd=ROOT, timeout=scaled(120))
     assert res.returncode == 0 and res.stdout.strip() == SOL
     code, out, _ = run("--help")
     assert code == 0 and "--engine" in out and "--compare" in out

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import book_figures
+from conftest import book_figures, scaled
 from typer.testing import CliRunner
 
 from grader import Grader, parse_grid_token
@@ -324,7 +324,7 @@ def grade_exe() -> list[str]:
 ])
 def test_installed_grade_command(tmp_path: Path, make, code: int, needle: str) -> None:
     arg = make(tmp_path)
-    res = subprocess.run([*grade_exe(), arg], capture_output=True, text=True, timeout=60,
+    res = subprocess.run([*grade_exe(), arg], capture_output=True, text=True, timeout=scaled(60),
                          env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"})
     assert res.returncode == code, res.stderr
     assert needle in res.stdout + res.stderr
@@ -333,6 +333,6 @@ def test_installed_grade_command(tmp_path: Path, make, code: int, needle: str) -
 
 def test_python_dash_m_grader_grade() -> None:
     res = subprocess.run([sys.executable, "-m", "grader", "grade", SOL, "-f", "jsonl"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=scaled(60))
     assert res.returncode == 0
     assert json.loads(res.stdout)["rating"] == "solved"

@@ -114,6 +114,7 @@ class _Run:
             self.output = OutputFile(opts, self.h, self.head)
             fields = self.output.fields
             self._repairs()
+        ok = False
         try:
             self._sinks()
             cfg = self._config(fields)
@@ -123,9 +124,12 @@ class _Run:
             else:
                 pool = self._pool(cfg)
                 stats = self._run(pool)
+            ok = True
+        except OSError as e:  # a write that failed (the workers' parts too) names the file
+            raise (self.output.failure(e) if self.output is not None else e) from None
         finally:
             if self.output is not None:
-                self.output.close()
+                self.output.close(ok)
         return self._finish(stats, pool)
 
     def _repairs(self) -> None:
@@ -391,10 +395,12 @@ class _Run:
             else:
                 want = self.summary.total > 1
         if want:
+            from grader.core.terminal import print_uncut
+
             console = self.err if opts.stdout_is_data else self.out
             from grader.bulk.report import render_summary
 
-            console.print(render_summary(self.summary, stats, jobs))
+            print_uncut(console, render_summary(self.summary, stats, jobs))
             if stats.interrupted and opts.output is not None:
                 console.print(f"[yellow]interrupted: rerun with --resume to continue "
                               f"{escape(str(opts.output))}[/]")

@@ -176,7 +176,10 @@ class DaskPool:
 
     def _collect(self, done: list[Any]) -> list[Answer]:
         out: list[Answer] = []
-        finished = [f for f in done if f.status == "finished"]
+        # each future's status read once: the client's thread changes it meanwhile (a
+        # stopped scheduler cancels a chunk that was "finished" a moment before)
+        status = {f: f.status for f in done}
+        finished = [f for f in done if status[f] == "finished"]
         if finished:
             try:
                 results = self.client.gather(finished)  # one round trip for them all
@@ -184,12 +187,13 @@ class DaskPool:
             except Exception as e:  # noqa: BLE001 - looked at again on the next round
                 results = None
                 self._fetch_failed(e)
-            for fut, (answers, seconds) in zip(finished, results or (), strict=True):
-                self._done(fut)
-                self.chunks.measured(len(answers), seconds)
-                out.extend(answers)
+            if results is not None:
+                for fut, (answers, seconds) in zip(finished, results, strict=True):
+                    self._done(fut)
+                    self.chunks.measured(len(answers), seconds)
+                    out.extend(answers)
         for fut in done:
-            if fut.status not in ("finished", "pending"):
+            if status[fut] not in ("finished", "pending") and fut in self._futures:
                 self._failed(fut, out)
         if self._lost is not None and not out:
             raise self._lost

@@ -3,6 +3,7 @@ it afresh or for appending (with the run's settings recorded beside it)."""
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 from grader.bulk.codec import extra_columns, output_fields
@@ -12,15 +13,20 @@ from grader.bulk.select import existing_csv_header
 from grader.bulk.sinks import ResultWriter
 from grader.bulk.sources import Head
 from grader.formats.files import (
+    AtomicOutput,
     OutputError,
     OutputLock,
     read_settings,
+    replaces_a_file,
     settings_differences,
     settings_problem,
     was_sorted,
     write_settings,
 )
 from grader.strategy.hierarchy import Hierarchy
+
+#: What a write that fails for want of room says.
+WRITE_ERRNOS = frozenset({errno.EFBIG, errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)})
 
 
 class OutputFile:
@@ -82,21 +88,50 @@ class OutputFile:
             raise GradeUsageError(f"--resume: {e}") from None
 
     def open(self) -> ResultWriter:
-        """The writer of the results, the settings written beside the file."""
+        """The writer of the results, the settings written beside the file.
+
+        A run that replaces an output (``--overwrite``) writes a temporary file
+        beside it, renamed over it when the run ends (interrupted too, so that
+        ``--resume`` continues it): a write that fails (disk full, a file-size
+        limit) leaves the old output and its settings as they were.  A new
+        output is written in place, so that a run killed at any point leaves
+        what ``--resume`` continues."""
         path = self.path
         try:
-            self.fh = path.open("w" if self.fresh else "a", encoding="utf-8", newline="")
-            if self.fresh or read_settings(path) is None:  # absent: an older version's
-                write_settings(path, self.settings)
+            if self.fresh and replaces_a_file(path):
+                self.fh = AtomicOutput(path, newline="")
+            else:
+                self.fh = path.open("w" if self.fresh else "a", encoding="utf-8", newline="")
+                if self.fresh or read_settings(path) is None:  # absent: an older version's
+                    write_settings(path, self.settings)
         except OSError as e:
             raise GradeUsageError(f"--output {path}: cannot write: {e.strerror or e}") from None
         return ResultWriter(self.fh, "csv" if self.is_csv else "jsonl", self.fields,
                             header=self.fresh)
 
-    def close(self) -> None:
-        if self.fh is not None:
-            self.fh.close()
-            self.fh = None
-        if self.lock is not None:
-            self.lock.release()
-            self.lock = None
+    def failure(self, e: OSError) -> OSError:
+        """The error of a run that failed while it replaced the output: naming
+        the output (and that the old one is kept) when it is a write's."""
+        if isinstance(self.fh, AtomicOutput) and not e.filename and e.errno in WRITE_ERRNOS:
+            return self.fh._failure(e)  # type: ignore[return-value]
+        return e
+
+    def close(self, ok: bool = True) -> None:
+        """Release the output; ``ok``: the run ended (or was interrupted) and
+        the results replace an old output, else the old output is kept."""
+        fh, self.fh = self.fh, None
+        try:
+            if isinstance(fh, AtomicOutput):
+                failed = fh.failed or not ok
+                if failed:
+                    fh.discard()
+                else:
+                    fh.close()  # renamed over the old output, or (a write failed) removed
+                if not failed and not fh.failed:
+                    write_settings(self.path, self.settings)
+            elif fh is not None:
+                fh.close()
+        finally:
+            if self.lock is not None:
+                self.lock.release()
+                self.lock = None

@@ -166,5 +166,9 @@ def plot_summary(s: Summary, path: Path) -> None:
         ax.set_ylabel("grids")
     fig.suptitle(f"{s.total} grids ({s.verdicts.get('ok', 0)} ok)")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    from grader.formats.files import save_whole
+
+    try:
+        save_whole(path, lambda tmp: fig.savefig(tmp, dpi=100))
+    finally:
+        plt.close(fig)

@@ -23,13 +23,11 @@ repaired without losing anything:
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import hashlib
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +36,7 @@ from grader.bulk.codec import DecodeError, Result, decode_csv_row, decode_json_l
 from grader.bulk.sources import expected_puzzle
 from grader.core.errors import GraderError
 from grader.formats import Record
+from grader.formats.files import AtomicOutput
 from grader.strategy.hierarchy import Hierarchy
 
 #: How a resumed output that cannot be used ends: what to do about it.
@@ -131,27 +130,17 @@ def _drop_lines(path: Path, drop: set[int]) -> None:
     """Rewrite ``path`` without the lines (CSV: rows ending on the lines) in
     ``drop``, atomically: a crash leaves the old file or the new one."""
     is_csv = path.suffix.lower() == ".csv"
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with path.open("r", encoding="utf-8", newline="") as src, \
-                os.fdopen(fd, "w", encoding="utf-8", newline="") as dst:
-            if is_csv:
-                reader, writer = csv.reader(src), csv.writer(dst, lineterminator="\n")
-                for row in reader:
-                    if reader.line_num not in drop:
-                        writer.writerow(row)
-            else:
-                for lineno, raw in enumerate(src, start=1):
-                    if lineno not in drop:
-                        dst.write(raw)
-            dst.flush()
-            os.fsync(dst.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with path.open("r", encoding="utf-8", newline="") as src, \
+            AtomicOutput(path, newline="") as dst:
+        if is_csv:
+            reader, writer = csv.reader(src), csv.writer(dst, lineterminator="\n")
+            for row in reader:
+                if reader.line_num not in drop:
+                    writer.writerow(row)
+        else:
+            for lineno, raw in enumerate(src, start=1):
+                if lineno not in drop:
+                    dst.write(raw)
 
 
 class ResumeCursor:

@@ -14,7 +14,6 @@ import contextlib
 import csv
 import hashlib
 import heapq
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from grader.bulk.codec import Encoder, Result
 from grader.bulk.resume import read_output
 from grader.bulk.where import Where, WhereError
 from grader.core.textsafe import spreadsheet_text
+from grader.formats.files import AtomicOutput
 
 #: What :meth:`Selection.judge` says of a result.
 KEEP, DROP, DUPLICATE = "keep", "drop", "duplicate"
@@ -165,15 +165,13 @@ def sort_output_file(path: Path, key: str, top: int | None) -> int:
     for d in read_output(path):
         keep.add(d)
     rows = keep.result()
-    tmp = path.with_name(path.name + ".sorting")
     is_csv = path.suffix.lower() == ".csv"
     header = existing_csv_header(path) if is_csv else None
     enc = Encoder("csv" if is_csv else "jsonl", header)
-    with tmp.open("w", encoding="utf-8", newline="") as fh:
+    with AtomicOutput(path, newline="") as fh:
         if is_csv and (rows or header):
             fh.write(enc.header(rows[0] if rows else None))
         fh.writelines(enc.encode(d) for d in rows)
-    os.replace(tmp, path)
     return len(rows)
 
 

@@ -26,6 +26,7 @@ from grader.bulk.clock import running
 from grader.bulk.codec import Encoder, Result
 from grader.core.errors import GraderError
 from grader.core.geometry import geometry
+from grader.core.prints import rules_print_to_stderr
 from grader.core.rule import RuleError
 from grader.formats import Grid, Record
 from grader.strategy.grading import Grader, GradeResult
@@ -260,5 +261,6 @@ class Worker:
             return timeout_result(task, self.timeout or 0.0, self.cfg.with_solution)
 
     def answer(self, task: Task) -> Answer:
-        d = self.grade(task)
+        with rules_print_to_stderr():  # in this process too (InlinePool): results stay clean
+            d = self.grade(task)
         return d, (self.encoder.encode(d) if self.encoder is not None else None)

@@ -29,7 +29,7 @@ from grader.explainer.choices import (
     NOTATIONS,
     PATHS,
 )
-from grader.formats.files import open_output, write_output
+from grader.formats.files import finish_output, open_output, write_output
 
 if TYPE_CHECKING:
     from grader.explainer.core import Walkthrough
@@ -326,7 +326,7 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
             fh = open_output(output)
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
-        console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True)
+        console = Console(file=fh, highlight=False, soft_wrap=True, no_color=True, emoji=False)
     try:
         wt.ensure()
         numbered = list(enumerate(wt.steps, start=1))
@@ -358,11 +358,17 @@ def _text(wt: object, detail: str, grid: bool, output: Path | None,
             console.print(Text("Any step in full: --step N; every step: --grids all "
                                "(expert: the patterns and chains)", style="dim"))
         console.print(Text(facts(wt).sentence(), style="bold"))
+        if fh is not None:
+            fh.close()  # renamed over the file: complete
+    except OSError as e:
+        if fh is None:
+            raise
+        fail(f"{output}: cannot write: {e.strerror or e}")
     finally:
         if fh is not None:
-            fh.close()
-            if not quiet:
-                err.print(f"wrote {output}", markup=False)
+            finish_output(fh, False)  # (closed already when complete)
+    if fh is not None and not quiet:
+        err.print(f"wrote {output}", markup=False)
 
 
 def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
@@ -389,7 +395,7 @@ def _one_step(wt: Walkthrough, number: int, detail: str, grid: bool, fmt: str,
 
     try:
         with open_output(output) as fh:
-            Console(file=fh, highlight=False, soft_wrap=True, no_color=True).print(
+            Console(file=fh, highlight=False, soft_wrap=True, no_color=True, emoji=False).print(
                 render_step(number, step, board if grid else None, wt.givens, detail,
                             full=full_trace, notation=notation))
     except OSError as e:

@@ -51,7 +51,7 @@ from grader.cli.options import (
     resolve_seed,
 )
 from grader.formats import InputError
-from grader.formats.files import open_output
+from grader.formats.files import finish_output, open_output
 from grader.generator import Generated, GenerationError, TargetError, Task
 from grader.generator.climb import Counters
 from grader.generator.output import DEFAULT_FORMAT, FORMAT_ALIASES, OUTPUT_FORMATS
@@ -214,7 +214,7 @@ def generate_command(
 def _open_output(output: Path | None, pack: Path | None) -> TextIO:
     if output is not None and pack is None:
         try:
-            return open_output(output)
+            return open_output(output, stream=True)  # a new file fills as grids are made
         except OSError as e:
             fail(f"{output}: cannot write: {e.strerror or e}")
     return sys.stdout
@@ -225,6 +225,7 @@ def _run(plan: Plan, output: Path | None, quiet: bool,
     """Make the grids, with a progress bar (and a hint when none comes) on a terminal."""
     tasks = plan.tasks()
     stream = _open_output(output, plan.options.pack)
+    keep = False  # -o replaces its file when the run ends well (or is interrupted)
     try:
         with sigterm_as_interrupt():
             watch = _Watch(tasks, f"{plan.geo.n}x{plan.geo.n}", None if quiet else STALL_SECONDS)
@@ -238,12 +239,14 @@ def _run(plan: Plan, output: Path | None, quiet: bool,
             with _Progress(_progress_wanted(False if quiet and progress is None else progress),
                            len(tasks), watch, counters) as bar:
                 outcome = produce(plan, stream, tasks, on_done=bar.done, counters=counters)
+        keep = True
     except KeyboardInterrupt:
+        keep = True  # the grids made so far, each whole
         err.print("interrupted")
         raise typer.Exit(130) from None
     finally:
         if stream is not sys.stdout:
-            stream.close()
+            finish_output(stream, keep)
     return outcome, tasks
 
 

@@ -75,7 +75,7 @@ def print_rules(rows: list[RuleInfo], name: str) -> None:
     if out.is_terminal:
         out.print(render_rules(rows, name))
     else:
-        Console(width=120, highlight=False, no_color=out.no_color,
+        Console(width=120, highlight=False, no_color=out.no_color, emoji=False,
                 force_terminal=False).print(render_rules(rows, name))
 
 

@@ -61,6 +61,7 @@ from grader.formats import InputError, Record, check_sources
 from grader.formats.files import (
     OutputError,
     check_output_not_input,
+    finish_output,
     open_output,
     plot_path_problem,
 )
@@ -260,7 +261,7 @@ def _open_out(path: Path | None) -> IO[str] | None:
     if path is None:
         return None
     try:
-        return open_output(path)
+        return open_output(path, stream=True)  # a new file fills as the grids are solved
     except OSError as e:
         fail(f"{path}: cannot write: {e.strerror or e}")
 
@@ -271,6 +272,7 @@ def _solve(opts: SolveOptions, eng: ExactEngine, inputs: list[str], output: Path
     """Solve every grid: one grid printed at the end, a batch reported as it goes."""
     fh, fh_pretty = _open_out(output), _open_out(output_pretty)
     outcomes: list[Outcome] = []
+    keep = False  # the outputs replace their files when the run ends well (or is interrupted)
     try:
         it = opts.records(inputs)
         first = list(_take(it, 2))
@@ -301,15 +303,17 @@ def _solve(opts: SolveOptions, eng: ExactEngine, inputs: list[str], output: Path
                 run = solve_records(opts, _chain(first, it), report_one, eng)
         finally:
             progress.stop()
+        keep = True
     except InputError as e:
         fail(str(e))
     except KeyboardInterrupt:
+        keep = True  # the grids solved so far, each whole
         err.print(f"interrupted after {len(outcomes)} grids")
         raise typer.Exit(130) from None
     finally:
         for f in (fh, fh_pretty):
             if f is not None:
-                f.close()
+                finish_output(f, keep)
     if single:
         _print_single(outcomes[0], opts, pretty)
     elif not quiet:

@@ -19,7 +19,7 @@ from grader.exact import EngineError
 from grader.exact.cnf import encode
 from grader.exact.solving import Comparison, Outcome, SolveOptions, compare, encoding_sizes
 from grader.formats import InputError, Record
-from grader.formats.files import open_output
+from grader.formats.files import open_output, save_whole
 
 
 class Progress:
@@ -167,7 +167,7 @@ def _plot_compare(runs: dict[str, list[Outcome]], path: Path, n: int) -> None:
     ax.legend()
     fig.tight_layout()
     try:
-        fig.savefig(path)
+        save_whole(path, fig.savefig)
     except OSError as e:
         fail(f"{path}: cannot write: {e.strerror or e}")
     plt.close(fig)

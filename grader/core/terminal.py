@@ -33,7 +33,15 @@ class SafeConsole(Console):
 
     A closed pipe (``grade ... | head``) raises :class:`BrokenPipeError`,
     which the commands end quietly with exit status 0, where rich's own
-    console would exit with 1."""
+    console would exit with 1.
+
+    ``:emoji:`` codes are never replaced (``emoji=False``): a file name such
+    as ``no:thumbs_up:file.txt`` or a place such as ``c.jsonl:100:`` is
+    printed as it is."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        options.setdefault("emoji", False)
+        super().__init__(*args, **options)
 
     def on_broken_pipe(self) -> None:
         import errno
@@ -51,6 +59,17 @@ class SafeConsole(Console):
         return super()._render_buffer(
             seg if seg.control or not seg.text else
             Segment(escape_controls(seg.text), seg.style, seg.control) for seg in buffer)
+
+
+def print_uncut(console: Console, renderable: Any) -> None:
+    """Print on ``console``: at its width on a terminal; in a pipe or a file as
+    wide as the text needs (a table with a long file name is never cut)."""
+    if console.is_terminal:
+        console.print(renderable)
+        return
+    SafeConsole(file=console.file, width=MAX_COLUMNS, no_color=console.no_color,
+                highlight=False, force_terminal=False,
+                color_system=console.color_system or None).print(renderable)
 
 
 def console_width() -> int | None:

@@ -246,8 +246,10 @@ def classic_size(n: int, givens: int = 0) -> tuple[int, int]:
 def write_dimacs(geo: Geometry, values: Sequence[int], path: str | Path,
                  kind: str = "classic", title: str = "") -> Encoding:
     """Write the CNF of a grid to ``path`` (DIMACS) and return its encoding."""
+    from grader.formats.files import open_output
+
     enc = encode(geo, values, kind)
-    with open(path, "w", encoding="ascii") as fh:
+    with open_output(Path(path), encoding="ascii") as fh:
         enc.write_dimacs(fh, title)
     return enc
 

@@ -384,5 +384,9 @@ def plot_trace(trace: Ac3Trace, path: str | Path, title: str = "") -> None:
     ax.set_title(title or "AC-3 queue length")
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    from grader.formats.files import save_whole
+
+    try:
+        save_whole(Path(path), fig.savefig)
+    finally:
+        plt.close(fig)

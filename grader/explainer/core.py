@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from grader.core.board import Board
 from grader.core.errors import GraderError
+from grader.core.prints import rules_print_to_stderr
 from grader.core.steps import Step
 from grader.explainer.choices import DEFAULT_PATH
 from grader.explainer.history import History
@@ -65,7 +66,8 @@ class Walkthrough:
         assert self._work is not None
         before = self._work.copy()
         try:
-            step = next(self._gen)
+            with rules_print_to_stderr():  # a plugin's print never mixes with the output
+                step = next(self._gen)
         except StopIteration:
             self._done = True
             return False

@@ -45,10 +45,10 @@ _TAG = re.compile(r"<(?=[A-Za-z/!?])")
 
 def _escape(text: str) -> str:
     """Escape the characters Markdown would read as markup in our sentences
-    and in names from a hierarchy file: emphasis, links, code, and HTML (a
-    rule named ``<script>`` is shown, never run); control characters are
-    written as escapes."""
-    for ch in ("\\", "*", "_", "[", "]", "`"):
+    and in names from a hierarchy file: emphasis, strikethrough, links, code,
+    table cells and HTML (a rule named ``<script>`` is shown, never run);
+    control characters (a newline too) are written as escapes."""
+    for ch in ("\\", "*", "_", "[", "]", "`", "~", "|"):
         text = text.replace(ch, "\\" + ch)
     return escape_controls(_TAG.sub(r"\\<", text.replace("&", "&amp;")), newlines=False)
 

@@ -30,6 +30,7 @@ from grader.formats import (
     iter_text,
     looks_like_grid_argument,
 )
+from grader.formats.decode import binary_error, bom_encoding
 from grader.formats.pencil import pencil_positions, symbol_value
 
 _MOVE = re.compile(
@@ -56,10 +57,12 @@ def _decoded(data: bytes, source: str) -> str:
     """The text of an input: binary data is refused; a line that is not UTF-8
     keeps its place (its bad bytes become U+FFFD, so only that grid is
     malformed)."""
+    encoding = bom_encoding(data)
+    if encoding is not None:  # UTF-16 or UTF-32 with its mark (Windows' "Unicode")
+        return data.decode(encoding, errors="replace")
     at = data.find(b"\0", 0, BINARY_SNIFF_BYTES)
     if at >= 0:
-        raise InputError(f"{source}: not a text file of grids (binary data: a NUL byte at "
-                         f"byte {at + 1})")
+        raise binary_error(source, data[:BINARY_SNIFF_BYTES], at + 1)
     return data.decode("utf-8-sig", errors="replace")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from grader.formats.grid import InputError, Record, _clip
 
@@ -49,13 +49,109 @@ def _split_cr(text: str) -> list[str]:
     return parts
 
 
+#: Byte-order marks of the encodings read besides UTF-8 (UTF-32 first: its
+#: little-endian mark starts with UTF-16's).
+BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"),
+        (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16"))
+
+
+def bom_encoding(head: bytes) -> str | None:
+    """``utf-16`` or ``utf-32`` when ``head`` (the first bytes of an input)
+    starts with their byte-order mark, as Windows writes "Unicode" text; None
+    otherwise (UTF-8, with or without its mark)."""
+    return next((enc for bom, enc in BOMS if head.startswith(bom)), None)
+
+
+def utf16_guess(sample: bytes) -> str | None:
+    """``UTF-16LE`` or ``UTF-16BE`` when ``sample`` (without a byte-order
+    mark) looks like it: a NUL byte at most odd (or even) places; else None."""
+    sample = sample[:512]
+    half = len(sample) // 2
+    if half < 4:
+        return None
+    odd = sample[1::2].count(0) / half
+    even = sample[0::2].count(0) / half
+    if odd > 0.6 and even < 0.1:
+        return "UTF-16LE"
+    if even > 0.6 and odd < 0.1:
+        return "UTF-16BE"
+    return None
+
+
+def binary_error(source: str, data: bytes, at: int) -> InputError:
+    """The error of a binary input (a NUL byte at ``at``, 1-based), saying
+    how to convert it when it looks like UTF-16 without a byte-order mark."""
+    guess = utf16_guess(data)
+    if guess is not None:
+        import shlex
+
+        src = "" if source.startswith("<") else f" {shlex.quote(source)}"
+        return InputError(f"{source}: looks like {guess} text without a byte-order mark: "
+                          f"convert it to UTF-8 (iconv -f {guess} -t UTF-8{src} > "
+                          f"grids.txt) or save it as UTF-8")
+    return InputError(f"{source}: not a text file of grids (binary data: a NUL byte at "
+                      f"byte {at})")
+
+
+def _head(stream: Any) -> bytes:
+    """The first bytes of a stream, left in it (b"" when they cannot be seen)."""
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        try:
+            return bytes(peek(4))[:4]
+        except (OSError, ValueError):
+            return b""
+    try:
+        if stream.seekable():
+            at = stream.tell()
+            head = stream.read(4)
+            stream.seek(at)
+            return bytes(head)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return b""
+
+
+class _Recoded:
+    """A UTF-16 or UTF-32 byte stream read as UTF-8 lines (``readline``), so
+    that the rest of the reading is the same; a byte sequence that is not
+    valid there becomes U+FFFD (its grid is then malformed)."""
+
+    def __init__(self, stream: Any, encoding: str) -> None:
+        import codecs
+
+        self.stream = stream
+        self.decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self.buffer = b""
+        self.done = False
+
+    def readline(self, limit: int = -1) -> bytes:
+        while not self.done and b"\n" not in self.buffer and (
+                limit < 0 or len(self.buffer) < limit):
+            chunk = self.stream.read(1 << 16)
+            text = self.decoder.decode(chunk or b"", final=not chunk)
+            self.buffer += text.encode("utf-8", errors="surrogatepass")
+            self.done = not chunk
+        end = self.buffer.find(b"\n") + 1 or len(self.buffer)
+        if 0 <= limit < end:
+            end = limit
+        line, self.buffer = self.buffer[:end], self.buffer[end:]
+        return line
+
+
 def binary_lines(stream: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
     """The numbered lines of a byte stream, decoded one by one.
 
-    A line that is not UTF-8, or is longer than :data:`MAX_LINE_BYTES`, comes
-    as a :class:`BadLine` (the reading goes on).  A NUL byte among the first
+    UTF-8 (with or without a byte-order mark), and UTF-16 or UTF-32 with
+    theirs (Windows' "Unicode" text), are read alike.  A line that cannot be
+    decoded, or is longer than :data:`MAX_LINE_BYTES`, comes as a
+    :class:`BadLine` (the reading goes on).  A NUL byte among the first
     :data:`BINARY_SNIFF_BYTES` bytes raises :class:`InputError` ("not a text
-    file of grids"); a later one makes its line malformed."""
+    file of grids", or how to convert UTF-16 without its mark); a later one
+    makes its line malformed."""
+    encoding = bom_encoding(_head(stream))
+    if encoding is not None:
+        stream = _Recoded(stream, encoding)  # type: ignore[assignment]
     for parts, _ in physical_lines(stream, source):
         yield from parts
 
@@ -67,7 +163,8 @@ def physical_lines(stream: BinaryIO, source: str, lineno: int = 0,
     length in bytes.  ``lineno``, ``seen``: the lines and bytes before the
     stream's position, when it starts inside a file (a worker's byte range,
     see :mod:`grader.bulk.ranges`): the numbering and the checks go on as if
-    the file had been read from its start."""
+    the file had been read from its start.  (A UTF-16 or UTF-32 file is
+    never read in byte ranges: see :func:`bom_encoding`.)"""
     while True:
         try:
             raw = stream.readline(MAX_LINE_BYTES + 1)
@@ -78,9 +175,7 @@ def physical_lines(stream: BinaryIO, source: str, lineno: int = 0,
             return
         size = len(raw)
         if seen < BINARY_SNIFF_BYTES and b"\0" in raw[:BINARY_SNIFF_BYTES - seen]:
-            at = seen + raw.index(b"\0") + 1
-            raise InputError(f"{source}: not a text file of grids (binary data: a NUL byte "
-                             f"at byte {at})")
+            raise binary_error(source, raw, seen + raw.index(b"\0") + 1)
         seen += len(raw)
         lineno += 1
         if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):

@@ -7,6 +7,9 @@
 - :class:`OutputLock`: an OS-level lock (``flock``) on an output file, so that
   a second run writing the same file refuses at once; the operating system
   releases it when the run ends, however it ends.
+- :func:`open_output` / :func:`write_output` (:class:`AtomicOutput`): every
+  file a command writes is written beside its place and renamed over it
+  when complete, so that a write that fails leaves the old file whole.
 - :func:`write_settings` / :func:`settings_differences`: the settings of the
   run that wrote an output, kept beside it in ``FILE.meta.json`` (the output
   itself stays one JSON object per grid), so that ``--resume`` with other
@@ -165,11 +168,165 @@ def special_kind(path: Path) -> str | None:
     return None
 
 
-def open_output(path: Path, encoding: str = "utf-8", newline: str | None = None) -> TextIO:
-    """``path`` opened for writing text, without ever blocking: a named pipe
-    that no program reads is refused at once (OSError ENXIO, "no program
-    reads this named pipe") instead of hanging; a pipe with a reader, a
-    device (``/dev/null``) or a terminal is written as a file is."""
+def _umask() -> int:
+    """This process's umask: read where the system says it (Linux), else set
+    and put back (which another thread could see for an instant)."""
+    with contextlib.suppress(OSError, ValueError), \
+            open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+        for line in fh:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class AtomicOutput:
+    """A text file written beside ``path`` (a hidden temporary file in the same
+    folder) and renamed over it (``os.replace``) only when it is complete:
+    a write that fails (disk full, a file-size limit) removes the temporary
+    file and leaves ``path`` as it was.
+
+    ``close()`` renames, unless a write or the final flush failed: then the
+    temporary file is removed (and the flush's error raised).  In a ``with``
+    block an exception discards the file instead.  A symbolic link is
+    followed: the file it points to is replaced, the link kept.  The new
+    file gets the mode of the one it replaces (or the usual ``0o666`` less
+    the umask)."""
+
+    def __init__(self, path: Path, encoding: str = "utf-8", newline: str | None = None) -> None:
+        import tempfile
+
+        target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+        self.path = Path(path)
+        self.target = target
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+            self.existed = True
+        except OSError:
+            mode = 0o666 & ~_umask()
+            self.existed = False
+        folder = target.parent if str(target.parent) else Path(".")
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        self.tmp = Path(tmp)
+        try:
+            with contextlib.suppress(OSError):
+                os.fchmod(fd, mode)
+            self._fh: TextIO = os.fdopen(fd, "w", encoding=encoding, newline=newline)
+        except BaseException:
+            os.close(fd)
+            self._remove()
+            raise
+        self.failed = False
+        self.closed = False
+
+    def _remove(self) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+
+    def _failure(self, e: BaseException) -> BaseException:
+        """The error of a failed write, naming the file (and that the old one is kept)."""
+        self.failed = True
+        if isinstance(e, OSError) and e.errno is not None and not e.filename:
+            kept = f" ({self.path} is left as it was)" if self.existed else ""
+            return OSError(e.errno, f"{e.strerror or e}{kept}", str(self.path))
+        return e
+
+    def write(self, text: str) -> int:
+        try:
+            return self._fh.write(text)
+        except BaseException as e:
+            raise self._failure(e) from None
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._fh.flush()
+        except BaseException as e:
+            raise self._failure(e) from None
+
+    def discard(self) -> None:
+        """Close and remove the temporary file: ``path`` is left as it was."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(OSError, ValueError):
+            self._fh.close()
+        self._remove()
+
+    def close(self) -> None:
+        """Rename the file over ``path`` (or, after a failed write, discard it)."""
+        if self.closed:
+            return
+        if self.failed:
+            self.discard()
+            return
+        try:
+            self._fh.flush()
+            with contextlib.suppress(OSError):  # not every file system syncs
+                os.fsync(self._fh.fileno())
+            self._fh.close()
+            self.closed = True
+            os.replace(self.tmp, self.target)
+        except BaseException as e:
+            error = self._failure(e)
+            self.closed = False
+            self.discard()
+            raise error from None
+
+    def __enter__(self) -> AtomicOutput:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.discard()
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, encoding, ...
+        return getattr(self._fh, name)
+
+    def __del__(self) -> None:  # never renamed unless closed: a run that died leaves no half
+        with contextlib.suppress(Exception):
+            if not self.closed:
+                self.discard()
+
+
+def replaces_a_file(path: Path) -> bool:
+    """Whether writing ``path`` would replace what a regular file holds."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size > 0
+
+
+def open_output(path: Path, encoding: str = "utf-8", newline: str | None = None,
+                stream: bool = False) -> TextIO:
+    """``path`` opened for writing text.
+
+    A regular file (or a new one) is an :class:`AtomicOutput`: written to a
+    temporary file beside it, renamed over it when closed, so that a write
+    that fails leaves the old file whole.  With ``stream`` (the results of a
+    long run, one line each: ``generate -o``, ``solve -o``), only a file that
+    holds something is replaced so; a new (or empty) one is written in place
+    as the run goes, so that its lines can be read meanwhile and a run that
+    is killed keeps them.  Anything else is opened as it is, without ever
+    blocking: a named pipe that no program reads is refused at once (OSError
+    ENXIO, "no program reads this named pipe") instead of hanging; a pipe
+    with a reader, a device (``/dev/null``) or a terminal is written as a
+    file is."""
+    if stream and not replaces_a_file(path):
+        pass  # written in place, below
+    elif special_kind(path) is None and not Path(path).is_dir():
+        try:
+            return AtomicOutput(path, encoding, newline)  # type: ignore[return-value]
+        except PermissionError:  # a file you may write in a folder you may not: in place
+            if not (os.path.isfile(path) and os.access(path, os.W_OK)):
+                raise
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
@@ -187,8 +344,45 @@ def open_output(path: Path, encoding: str = "utf-8", newline: str | None = None)
         raise
 
 
+def save_whole(path: Path, save: Any) -> None:
+    """``save(tmp)`` (a library that writes a file by name: a picture) into a
+    temporary file beside ``path``, with its suffix (which names the format),
+    then renamed over ``path``; on any error the temporary file is removed
+    and ``path`` left as it was."""
+    import tempfile
+
+    path = Path(path)
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else path
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix, dir=folder)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = 0o666 & ~_umask()
+        save(tmp)
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def finish_output(fh: Any, keep: bool) -> None:
+    """Close an output of :func:`open_output`: renamed over its file when
+    ``keep`` (the command ended well, or was interrupted and keeps the whole
+    lines it wrote), else discarded, the old file left as it was."""
+    if isinstance(fh, AtomicOutput) and not keep:
+        fh.discard()
+    else:
+        fh.close()
+
+
 def write_output(path: Path, text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` (see :func:`open_output`)."""
+    """Write ``text`` to ``path`` whole or not at all (see :func:`open_output`)."""
     with open_output(path, encoding) as fh:
         fh.write(text)
 
@@ -224,7 +418,7 @@ def write_settings(output: Path, settings: Mapping[str, Any]) -> None:
     if kind is not None:
         raise OutputError(f"{meta}: is {kind}, not a regular file: remove it")
     data = {"written_by": "grade", "settings": dict(settings)}
-    meta.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    write_output(meta, json.dumps(data, indent=1) + "\n")
 
 
 def read_settings(output: Path) -> dict[str, Any] | None:
@@ -248,9 +442,7 @@ def note_sorted(output: Path, key: str, top: int | None) -> None:
         return
     if isinstance(data, dict):
         data["sorted"] = {"key": key, "top": top}
-        tmp = meta.with_name(meta.name + ".tmp")
-        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, meta)
+        write_output(meta, json.dumps(data, indent=1) + "\n")
 
 
 def was_sorted(output: Path) -> bool:

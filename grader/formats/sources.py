@@ -12,7 +12,7 @@ from typing import BinaryIO, TextIO
 
 from grader.formats.block import _iter_block
 from grader.formats.csv_rows import _iter_csv
-from grader.formats.decode import _content, binary_lines
+from grader.formats.decode import _content, binary_lines, bom_encoding
 from grader.formats.detect import detect_format
 from grader.formats.grid import _SPLIT, FORMATS, InputError, Record, _looks_like_grid, _nt_token
 from grader.formats.jsonl import _iter_jsonl
@@ -69,6 +69,9 @@ def line_format(path: str, fmt: str = "auto", column: str | None = None) -> str 
     if path == "-" or looks_like_grid_argument(path) or not Path(path).is_file():
         return None
     with Path(path).open("rb") as fh:
+        if bom_encoding(fh.read(4)) is not None:
+            return None  # UTF-16 or UTF-32: read whole, never in byte ranges
+        fh.seek(0)
         got, _ = _detected(binary_lines(fh, path), fmt, column)
     return {"line": "line", "auto-nt": "line", "nt": "nt"}.get(got)
 

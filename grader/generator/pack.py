@@ -82,13 +82,13 @@ def write_pack(directory: Path, grids: Sequence[Generated], h: Hierarchy, title:
     paths = [directory / name for name in PACK_FILES]
     txt, sol, jsonl, html = paths
     header = f"# {title}\n# {meta}\n"
-    txt.write_text(header + "".join(
-        f"{grid_text(g.geo, g.puzzle)}  # {i}. {comment(g, h)}\n" for i, g in enumerate(grids, 1)),
-        encoding="utf-8")
-    sol.write_text(header + "".join(
+    from grader.formats.files import write_output  # each file whole or not at all
+
+    write_output(txt, header + "".join(
+        f"{grid_text(g.geo, g.puzzle)}  # {i}. {comment(g, h)}\n" for i, g in enumerate(grids, 1)))
+    write_output(sol, header + "".join(
         f"{grid_text(g.geo, g.solution)}  # solution of grid {i} ({g.result.rating})\n"
-        for i, g in enumerate(grids, 1)), encoding="utf-8")
-    jsonl.write_text("".join(json.dumps(record(g, i)) + "\n" for i, g in enumerate(grids, 1)),
-                     encoding="utf-8")
-    html.write_text(pack_html(grids, h, title, meta), encoding="utf-8")
+        for i, g in enumerate(grids, 1)))
+    write_output(jsonl, "".join(json.dumps(record(g, i)) + "\n" for i, g in enumerate(grids, 1)))
+    write_output(html, pack_html(grids, h, title, meta))
     return paths

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from grader.bulk.processes import ProcessPool
+from grader.core.prints import rules_print_to_stderr
 from grader.generator.climb import QUOTA, Climber, Counters, climbs
 from grader.generator.diverse import NearIndex, bundled
 from grader.generator.search import Generated, GenerationError, Generator, Settings, task_rng
@@ -71,6 +72,10 @@ class GenerateWorker:
         self.shared = job.shared
 
     def answer(self, task: tuple[Any, ...]) -> tuple[int, Any]:
+        with rules_print_to_stderr():  # what a plugin prints never mixes with the grids
+            return self._answer(task)
+
+    def _answer(self, task: tuple[Any, ...]) -> tuple[int, Any]:
         if task[0] == "grid":
             _, pos, grid_task, deadline = task
             return pos, run_task(self.generator, grid_task, deadline)
@@ -113,7 +118,8 @@ def run(settings: Settings, tasks: Sequence[Task], jobs: int = 1,
     if jobs <= 1 or len(tasks) <= 1:
         generator = Generator(settings)
         for task in tasks:
-            made = run_task(generator, task, deadline)
+            with rules_print_to_stderr():  # what a plugin prints never mixes with the grids
+                made = run_task(generator, task, deadline)
             if on_done is not None:
                 on_done(task, made)
             yield task, made
