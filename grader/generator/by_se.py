@@ -27,15 +27,12 @@ How each band is reached, measured on 200 fresh minimal 9x9 grids (ER 1.x:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from grader.formats import Grid
 from grader.generator.targets import Target
 from grader.strategy.grading import Grader
 from grader.strategy.serate.rate import DEFAULT_SETTING
-
-if TYPE_CHECKING:
-    from grader.generator.oracle import GridOracle
 
 BELOW, IN, ABOVE = 0, 1, 2
 
@@ -68,7 +65,9 @@ def nested_by_se(target: Target) -> bool:
 class SeSteer:
     """"Below, in or above the band" of a grid, by the default walk."""
 
-    def __init__(self, oracle: GridOracle) -> None:
+    def __init__(self, oracle: Any) -> None:
+        """``oracle``: the :class:`grader.generator.oracle.GridOracle` that asks
+        (its grader, hierarchy, geometry, stats and time limit)."""
         self.oracle = oracle
         main = oracle.grader
         self.grader = main if main.se == DEFAULT_SETTING else Grader(
