@@ -59,6 +59,7 @@ MIRROR: dict[str, tuple[Callable[..., object], dict[str, str]]] = {
     }),
     "generate": (grader.generate, {
         "--rating": "rating", "--level": "level", "--depth": "depth", "--score": "score",
+        "--se": "se", "--ep": "ep", "--ed": "ed",
         "--like": "like", "--number": "number", "--size": "size", "--box": "box",
         "--symmetry": "symmetry", "--minimal": "minimal", "--min-givens": "min_givens",
         "--max-givens": "max_givens", "--seed": "seed", "--method": "method",
