@@ -22,13 +22,14 @@ never ends or hangs the command.
 from __future__ import annotations
 
 import functools
+import importlib
 import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grader.core.errors import GraderError
 from grader.core.rule import BUILTIN_PACKAGES, Rule, RuleContext, distributions, package_of
@@ -142,6 +143,18 @@ def pattern_families() -> Mapping[str, type]:
         for name in getattr(cls, "names", ()):
             found.setdefault(name, cls)  # type: ignore[arg-type]
     return MappingProxyType(found)
+
+
+@functools.cache
+def declared_families() -> tuple[Mapping[str, Any], ...]:
+    """The expert families declared by the modules of the
+    :data:`PATTERNS` entry points (their ``FAMILIES``), each module once, in
+    no particular order (each declares its place: ``order``)."""
+    pattern_families()  # loads them, or says which one is broken
+    out: list[Mapping[str, Any]] = []
+    for module in dict.fromkeys(ep.module for ep in entry_points(group=PATTERNS)):
+        out += getattr(importlib.import_module(module), "FAMILIES", ())
+    return tuple(out)
 
 
 def discover() -> Discovery:
