@@ -677,7 +677,16 @@ static void stamp_init(int n) {
 }
 
 /* distinct potentials reachable from t, t included */
-static int anc_count(const Ctx *X, int t) {
+/* The distinct nested chains met on a walk, and the sum of their complexities. */
+typedef struct {
+    uint64_t seen[64];
+    int nseen, total;
+} NestSum;
+
+/* Walk record t and every record it descends from, each once (a stack,
+   parents in order); add the nested chains met to sum when it is not NULL.
+   Returns how many records were walked. */
+static int walk_ancestors(const Ctx *X, int t, NestSum *sum) {
     stamp_init(X->nrecs + 2);
     int n = 0, sp = 0;
     ASTAMP[X->recs[t].id] = AGEN;
@@ -685,6 +694,15 @@ static int anc_count(const Ctx *X, int t) {
     while (sp) {
         const Rec *r = &X->recs[ASTACK[--sp]];
         n++;
+        if (sum && r->nested >= 0) {
+            const Nest *ne = &X->nests[r->nested];
+            int dup = 0;
+            for (int i = 0; i < sum->nseen && !dup; i++) dup = sum->seen[i] == ne->sig;
+            if (!dup) {
+                if (sum->nseen < 64) sum->seen[sum->nseen++] = ne->sig;
+                sum->total += ne->complexity;
+            }
+        }
         for (int i = 0; i < r->npar; i++) {
             int q = X->pars[r->par + i];
             if (ASTAMP[X->recs[q].id] != AGEN) {
@@ -697,36 +715,13 @@ static int anc_count(const Ctx *X, int t) {
     return n;
 }
 
+static int anc_count(const Ctx *X, int t) { return walk_ancestors(X, t, NULL); }
+
 static int nested_complexity(const Ctx *X, const HR *h) {
-    uint64_t seen[64];
-    int nseen = 0, total = 0;
-    for (int ti = 0; ti < h->nt; ti++) {
-        stamp_init(X->nrecs + 2);
-        int sp = 0;
-        ASTAMP[X->recs[h->t[ti]].id] = AGEN;
-        ASTACK[sp++] = h->t[ti];
-        while (sp) {
-            const Rec *r = &X->recs[ASTACK[--sp]];
-            if (r->nested >= 0) {
-                const Nest *ne = &X->nests[r->nested];
-                int dup = 0;
-                for (int i = 0; i < nseen && !dup; i++) dup = seen[i] == ne->sig;
-                if (!dup) {
-                    if (nseen < 64) seen[nseen++] = ne->sig;
-                    total += ne->complexity;
-                }
-            }
-            for (int i = 0; i < r->npar; i++) {
-                int q = X->pars[r->par + i];
-                if (ASTAMP[X->recs[q].id] != AGEN) {
-                    ASTAMP[X->recs[q].id] = AGEN;
-                    GROW(ASTACK, sp, ASCAP, 1);
-                    ASTACK[sp++] = q;
-                }
-            }
-        }
-    }
-    return total;
+    NestSum sum;
+    sum.nseen = sum.total = 0;
+    for (int ti = 0; ti < h->nt; ti++) walk_ancestors(X, h->t[ti], &sum);
+    return sum.total;
 }
 
 static double length_added(int complexity) {

@@ -9,7 +9,6 @@ accelerator.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from grader.core.board import Board
@@ -17,11 +16,7 @@ from grader.core.table import NativeBuildError
 from grader.kernel import c as native
 from grader.strategy.expert.hint import Hint
 
-_mod: Any
-try:  # pragma: no cover - depends on the build
-    _mod = importlib.import_module("grader.kernel._expert")
-except ImportError:  # pragma: no cover
-    _mod = None
+_mod: Any = native.optional_module("_expert")
 
 #: Hint names by the accelerator's codes (the enum of the generated
 #: grader/kernel/_families.h): set by :func:`bind` from the declarations.
