@@ -827,6 +827,32 @@ static int on_step(Ctx *X, Prop *P, int p) {
     return 0;
 }
 
+/* What the node (c, d) off turns on in g: the other value of c when it is
+ * bivalue (y), the other place of d in each region of c where d has two (x),
+ * each once; their ids (on nodes) and causes; returns how many (4 at most). */
+static int off_to_on(const G *g, int c, int d, int y, int x, int *ids, int *causes) {
+    int n = 0;
+    unsigned m = g->cands[c];
+    if (y && pc16(m) == 2) {
+        ids[n] = (c * 9 + low16(m & ~(1u << d))) * 2 + 1;
+        causes[n++] = NAKED;
+    }
+    if (x)
+        for (int k = 0; k < 3; k++) {
+            int r = CR[c][k];
+            unsigned pos = g->rp[r][d];
+            if (pc16(pos) != 2) continue;
+            int i = low16(pos);
+            if (REG[r][i] == c) i = low16(pos & ~(1u << i));
+            int q = (REG[r][i] * 9 + d) * 2 + 1, dup = 0;
+            for (int j = 0; j < n; j++) dup |= ids[j] == q;
+            if (dup) continue;
+            ids[n] = q;
+            causes[n++] = HIDDEN_BLOCK + k;
+        }
+    return n;
+}
+
 /* what the node p (off, still a candidate) turns on: the other value of a
  * bivalue cell, the other place of a value with two places in a region; the
  * removals from the search grid that the cell or region shows are hidden
@@ -835,39 +861,25 @@ static int off_step(Ctx *X, Prop *P, int p) {
     int id = X->recs[p].id, cd = id >> 1, c = cd / 9, d = cd % 9;
     G *g = &X->g;
     const G *s = &X->src;
-    int qs[4], causes[4], nq = 0;
+    int qs[4], causes[4];
     int32_t pars[4][10];
     int npars[4];
-    unsigned m = g->cands[c];
-    if (pc16(m) == 2) {
-        qs[nq] = (c * 9 + low16(m & ~(1u << d))) * 2 + 1;
-        causes[nq] = NAKED;
-        pars[nq][0] = p;
-        npars[nq] = 1;
-        for (unsigned h = s->cands[c] & ~m; h; h &= h - 1) {
-            int32_t q = look(X, (c * 9 + low16(h)) * 2);
-            if (q >= 0) pars[nq][npars[nq]++] = q;
+    int nq = off_to_on(g, c, d, 1, 1, qs, causes);
+    for (int j = 0; j < nq; j++) {
+        pars[j][0] = p;
+        npars[j] = 1;
+        if (causes[j] == NAKED) {
+            for (unsigned h = s->cands[c] & ~g->cands[c]; h; h &= h - 1) {
+                int32_t q = look(X, (c * 9 + low16(h)) * 2);
+                if (q >= 0) pars[j][npars[j]++] = q;
+            }
+        } else {
+            int r = CR[c][causes[j] - HIDDEN_BLOCK];
+            for (unsigned h = s->rp[r][d] & ~g->rp[r][d]; h; h &= h - 1) {
+                int32_t o = look(X, (REG[r][low16(h)] * 9 + d) * 2);
+                if (o >= 0) pars[j][npars[j]++] = o;
+            }
         }
-        nq++;
-    }
-    for (int k = 0; k < 3; k++) {
-        int r = CR[c][k];
-        unsigned pos = g->rp[r][d];
-        if (pc16(pos) != 2) continue;
-        int i = low16(pos);
-        if (REG[r][i] == c) i = low16(pos & ~(1u << i));
-        int q = (REG[r][i] * 9 + d) * 2 + 1, dup = 0;
-        for (int j = 0; j < nq; j++) dup |= qs[j] == q;
-        if (dup) continue;
-        qs[nq] = q;
-        causes[nq] = HIDDEN_BLOCK + k;
-        pars[nq][0] = p;
-        npars[nq] = 1;
-        for (unsigned h = s->rp[r][d] & ~pos; h; h &= h - 1) {
-            int32_t o = look(X, (REG[r][low16(h)] * 9 + d) * 2);
-            if (o >= 0) pars[nq][npars[nq]++] = o;
-        }
-        nq++;
     }
     if (X->dynamic) g_remove(g, c, d);
     for (int j = 0; j < nq; j++) {
@@ -1086,27 +1098,8 @@ static int st_on_to_off(const Ctx *X, int p, int y, int *ids, int *causes) {
 }
 
 static int st_off_to_on(const Ctx *X, int p, int y, int x, int *ids, int *causes) {
-    int id = X->recs[p].id, cd = id >> 1, c = cd / 9, d = cd % 9, n = 0;
-    const G *g = &X->g;
-    unsigned m = g->cands[c];
-    if (y && pc16(m) == 2) {
-        ids[n] = (c * 9 + low16(m & ~(1u << d))) * 2 + 1;
-        causes[n++] = NAKED;
-    }
-    if (x)
-        for (int k = 0; k < 3; k++) {
-            int r = CR[c][k];
-            unsigned pos = g->rp[r][d];
-            if (pc16(pos) != 2) continue;
-            int i = low16(pos);
-            if (REG[r][i] == c) i = low16(pos & ~(1u << i));
-            int q = (REG[r][i] * 9 + d) * 2 + 1, dup = 0;
-            for (int j = 0; j < n; j++) dup |= ids[j] == q;
-            if (dup) continue;
-            ids[n] = q;
-            causes[n++] = HIDDEN_BLOCK + k;
-        }
-    return n;
+    int cd = X->recs[p].id >> 1;
+    return off_to_on(&X->g, cd / 9, cd % 9, y, x, ids, causes);
 }
 
 static int is_parent(const Ctx *X, int child, int id) {

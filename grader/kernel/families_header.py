@@ -78,10 +78,11 @@ def header(declarations: Sequence[Declaration]) -> str:
              "enum {"]
     lines += [f"    {sym}, /* {name} */" for name, sym in codes]
     lines += ["};", "", f"#define NFAMILIES {len(cfams)}", ""]
+    symbols = dict(codes)
     for d in declarations:
         for name, rating in d.get("se", {}).items():
-            sym = dict(codes)[name]
-            lines.append(f"#define SE_{sym} {int(rating)} /* {name} */")
+            if name in symbols:  # a hint of the C twin (a Python-only family has none)
+                lines.append(f"#define SE_{symbols[name]} {int(rating)} /* {name} */")
     graph = " || ".join(f"(fam) == {d['c']['index']}" for d in cfams if d["c"].get("graph"))
     compact = " || ".join(f"(fam) == {d['c']['index']}" for d in cfams if d["c"].get("compact"))
     lines += ["", f"#define FAMILY_NEEDS_GRAPH(fam) ({graph or '0'})",
