@@ -1015,6 +1015,25 @@ static void binary(Ctx *X, int depth, int cell, int d, int k, int pon) {
         }
 }
 
+/* The facts every branch props[0..np-1] reaches, on ones first: a hint of
+ * kind (hs, sk) for each, in region r (-1: the branches of a cell). */
+static void common_targets(Ctx *X, const int *props, int np, int hs, int sk, int r) {
+    for (int side = 1; side >= 0; side--) {
+        const Prop *P0 = &X->props[props[0]];
+        for (int i = P0->rec0; i < P0->rec0 + P0->nrec; i++) {
+            int id = X->recs[i].id, all = 1;
+            if ((id & 1) != side) continue;
+            for (int j = 1; j < np && all; j++) all = in_prop(&X->props[props[j]], id);
+            if (!all) continue;
+            int32_t t[9];
+            t[0] = i;
+            for (int j = 1; j < np; j++) t[j] = find_rec(X, &X->props[props[j]], id);
+            target_hint(X, hs, sk, t, np, r, i);
+            P0 = &X->props[props[0]]; /* target_hint may grow X->props */
+        }
+    }
+}
+
 static void regions(Ctx *X, int depth, int cell, int d, int pon) {
     for (int k = 0; k < 3; k++) {
         int r = CR[cell][k];
@@ -1025,20 +1044,7 @@ static void regions(Ctx *X, int depth, int cell, int d, int pon) {
             int x = REG[r][low16(m)];
             props[np++] = x == cell ? pon : on_branch(X, depth, x, d);
         }
-        for (int side = 1; side >= 0; side--) {
-            const Prop *P0 = &X->props[props[0]];
-            for (int i = P0->rec0; i < P0->rec0 + P0->nrec; i++) {
-                int id = X->recs[i].id, all = 1;
-                if ((id & 1) != side) continue;
-                for (int j = 1; j < np && all; j++) all = in_prop(&X->props[props[j]], id);
-                if (!all) continue;
-                int32_t t[9];
-                t[0] = i;
-                for (int j = 1; j < np; j++) t[j] = find_rec(X, &X->props[props[j]], id);
-                target_hint(X, HS_REGION, SK_REGION, t, np, r, i);
-                P0 = &X->props[props[0]];
-            }
-        }
+        common_targets(X, props, np, HS_REGION, SK_REGION, r);
     }
 }
 
@@ -1057,19 +1063,7 @@ static void search_multiple(Ctx *X, int depth) {
             regions(X, depth, cell, d, pon);
             props[np++] = pon;
         }
-        for (int side = 1; side >= 0; side--) {
-            const Prop *P0 = &X->props[props[0]];
-            for (int i = P0->rec0; i < P0->rec0 + P0->nrec; i++) {
-                int id = X->recs[i].id, all = 1;
-                if ((id & 1) != side) continue;
-                for (int j = 1; j < np && all; j++) all = in_prop(&X->props[props[j]], id);
-                if (!all) continue;
-                int32_t t[9];
-                t[0] = i;
-                for (int j = 1; j < np; j++) t[j] = find_rec(X, &X->props[props[j]], id);
-                target_hint(X, HS_CELL, SK_CELL, t, np, -1, i);
-            }
-        }
+        common_targets(X, props, np, HS_CELL, SK_CELL, -1);
     }
 }
 
