@@ -97,9 +97,16 @@ def header(declarations: Sequence[Declaration]) -> str:
     return "\n".join(lines)
 
 
-def _literal(path: Path) -> tuple[Declaration, ...]:
-    """The ``FAMILIES`` assignment of a module, read without running it."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+def read(path: Path) -> tuple[Declaration, ...]:
+    """The ``FAMILIES`` assignment of a module, read without running it:
+    the lines from ``FAMILIES = (`` to the next ``)`` at the start of a
+    line, else (another layout) the whole module parsed."""
+    text = path.read_text(encoding="utf-8")
+    start = text.find("\nFAMILIES = (")
+    end = text.find("\n)", start)
+    if start >= 0 and end >= 0:
+        return tuple(ast.literal_eval(text[start + len("\nFAMILIES = "):end + 2]))
+    tree = ast.parse(text, str(path))
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
@@ -124,7 +131,7 @@ def declared(root: Path) -> list[Declaration]:
         if not module.startswith(PACKAGE + "."):
             continue
         rel = module[len(PACKAGE) + 1:].replace(".", "/") + ".py"
-        out += _literal(root / "rules" / rel)
+        out += read(root / "rules" / rel)
     return ordered(out)
 
 

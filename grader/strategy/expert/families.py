@@ -55,14 +55,19 @@ def _finder(decl: Mapping[str, Any]) -> Finder:
     dotted name for a method), called with the context's ``uses`` (``pos``,
     ``graph``, ``dynamic``) and then ``args``."""
     module, _, attr = str(decl["finder"]).partition(":")
-    fn: Any = importlib.import_module(module)
-    for part in attr.split("."):
-        fn = getattr(fn, part)
     uses = tuple(decl.get("uses", ("pos",)))
     args = tuple(decl.get("args", ()))
-    if uses == ("pos",) and not args:
-        return lambda x: fn(x.pos)
-    return lambda x: fn(*(getattr(x, u) for u in uses), *args)
+    fn: Any = None
+
+    def find(x: Context) -> Iterator[Hint]:
+        nonlocal fn
+        if fn is None:  # imported on first use: the C twins never need it
+            fn = importlib.import_module(module)
+            for part in attr.split("."):
+                fn = getattr(fn, part)
+        return fn(*(getattr(x, u) for u in uses), *args)
+
+    return find
 
 
 @dataclass(frozen=True)
