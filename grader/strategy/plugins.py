@@ -237,7 +237,8 @@ def rule_class(name: str) -> type[Rule]:
     package, _, bare = name.rpartition(":")
     eps = entries().get(bare)
     if eps is None:
-        entries.cache_clear()  # it may have been installed since
+        _installed.cache_clear()  # it may have been installed since
+        entries.cache_clear()
         eps = entries().get(bare)
     if eps is None:
         known = ", ".join(sorted(entries())) or "none"
