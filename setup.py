@@ -7,8 +7,10 @@ without a C compiler the package installs and runs on its pure-Python code
 do ``grade --version`` and every bulk ``grade`` run.
 """
 
+import importlib.util
 import platform
 import sys
+from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
@@ -29,10 +31,26 @@ Install a C compiler (e.g. apt-get install gcc) and reinstall to build it;
 """
 
 
+ROOT = Path(__file__).resolve().parent
+
+
+def write_families_header() -> None:
+    """grader/kernel/_families.h from the expert families declared in rules/
+    (see grader/kernel/families_header.py, loaded by path: nothing of the
+    package is imported before it is built)."""
+    spec = importlib.util.spec_from_file_location(
+        "families_header", ROOT / "grader" / "kernel" / "families_header.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.write(ROOT, ROOT / "grader" / "kernel" / "_families.h")
+
+
 class OptionalBuildExt(build_ext):
     """Build the accelerator when a compiler works; otherwise say so and go on."""
 
     def run(self) -> None:
+        write_families_header()
         try:
             super().run()
         except Exception as e:  # noqa: BLE001 - no compiler at all: the build goes on
@@ -68,6 +86,7 @@ setup(
         Extension(
             "grader.kernel._expert",
             ["grader/kernel/_expert.c"],
+            depends=["grader/kernel/_families.h"],
             extra_compile_args=args,
             optional=True,
         ),

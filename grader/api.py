@@ -299,6 +299,19 @@ def _rules_up_to(rules_up_to: int | None, max_level: int | None) -> int | None:
     return level
 
 
+def _walked(*args: Any) -> tuple[Walkthrough, bool]:
+    """:func:`_walkthrough` (same arguments) with every step worked out; a
+    grid that cannot be read raises ExplainError."""
+    from grader.explainer.core import ExplainError
+
+    try:
+        wt, pencil = _walkthrough(*args)
+    except InputError as e:
+        raise ExplainError(str(e)) from e
+    wt.ensure()
+    return wt, pencil
+
+
 def explain(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
             max_level: int | None = None, *, rules_up_to: int | None = None,
             box: tuple[int, int] | str | None = None, input_format: str = "auto",
@@ -312,14 +325,8 @@ def explain(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
     stop, the patterns players use, each with its SE value) or "book" (the
     book's trials).  Raises ``ExplainError`` (with the verdict) for text that is not a
     grid or a grid without exactly one solution, ``GridTypeError`` for ``None``."""
-    from grader.explainer.core import ExplainError
-
-    level = _rules_up_to(rules_up_to, max_level)
-    try:
-        wt, _ = _walkthrough(grid, hierarchy, level, box, input_format, moves, path)
-    except InputError as e:
-        raise ExplainError(str(e)) from e
-    wt.ensure()
+    wt, _ = _walked(grid, hierarchy, _rules_up_to(rules_up_to, max_level), box, input_format,
+                    moves, path)
     return list(wt.steps)
 
 
@@ -331,15 +338,10 @@ def explanation(grid: str | Grid | Board, hierarchy: HierarchyArg = None,
     """``explain GRID -f json`` as its pydantic model (the arguments of
     :func:`explain`; ``full_trace`` as ``--full-trace``; ``notation="compact"``
     as ``--notation compact``: every sentence with ``r2c7<>38``, ``r4c9=8``)."""
-    from grader.explainer.core import ExplainError
     from grader.explainer.document import document
 
-    level = _rules_up_to(rules_up_to, max_level)
-    try:
-        wt, pencil = _walkthrough(grid, hierarchy, level, box, input_format, moves, path)
-    except InputError as e:
-        raise ExplainError(str(e)) from e
-    wt.ensure()
+    wt, pencil = _walked(grid, hierarchy, _rules_up_to(rules_up_to, max_level), box,
+                         input_format, moves, path)
     return document(wt, pencil=pencil, full_trace=full_trace,
                     notation=check_choice("notation", notation, NOTATIONS))
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from grader.core import phrases
 from grader.core.board import Board
-from grader.core.geometry import ROW
+from grader.core.geometry import ROW, Geometry
 from grader.core.rule import Rule
 from grader.core.steps import Pattern, Step, absent_outside
 from grader.kernel.c import Family, NativeRule
@@ -108,24 +108,14 @@ class Fish(Rule):
 
     @staticmethod
     def summarize(step: Step) -> str:
-        geo = step.geo
-        v = geo.symbol(step.pattern.values[0])
-        base = step.pattern.regions_with("base")
-        cover = step.pattern.regions_with("cover")
-        bkind = "rows" if geo.region_kind[base[0]] == 0 else "columns"
-        ckind = "columns" if bkind == "rows" else "rows"
+        geo, v, base, cover, bkind, ckind = _lines(step, "s")
         return (f"in {bkind} {', '.join(geo.region_name(r) for r in base)}, {v} can only be in "
                 f"{ckind} {', '.join(geo.region_name(r) for r in cover)}, so not elsewhere in "
                 f"those {ckind}")
 
     @staticmethod
     def teach(step: Step) -> str:
-        geo = step.geo
-        v = geo.symbol(step.pattern.values[0])
-        base = step.pattern.regions_with("base")
-        cover = step.pattern.regions_with("cover")
-        bkind = "row" if geo.region_kind[base[0]] == 0 else "column"
-        ckind = "column" if bkind == "row" else "row"
+        geo, v, base, cover, bkind, ckind = _lines(step)
         k = len(base)
         cells = step.pattern.cells_with("base")
         path = phrases.fish_path(geo, cells, rows_first=bkind == "row")
@@ -144,3 +134,16 @@ class Fish(Rule):
                 f"{phrases.regions(geo, base)}. "
                 f"No other cell of those {ckind}s can hold {v}: "
                 f"{phrases.effects(geo, eliminations=step.eliminations)}.")
+
+
+def _lines(step: Step, plural: str = "",
+           ) -> tuple[Geometry, str, tuple[int, ...], tuple[int, ...], str, str]:
+    """A fish's geometry, value (its symbol), base and cover lines, and the
+    kinds of those lines ("row" and "column", or the other way round; with
+    ``plural`` added)."""
+    geo = step.geo
+    base = step.pattern.regions_with("base")
+    rows = geo.region_kind[base[0]] == ROW
+    bkind, ckind = ("row", "column") if rows else ("column", "row")
+    return (geo, geo.symbol(step.pattern.values[0]), base, step.pattern.regions_with("cover"),
+            bkind + plural, ckind + plural)

@@ -13,6 +13,7 @@ form of the rule being applied.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import ClassVar
 
 from grader.core import phrases
 from grader.core.board import Board
@@ -162,6 +163,33 @@ class _Subset(Rule):
         hi = self.max_size if self.max_size is not None else n - 1
         return range(self.min_size, hi + 1)
 
+    #: the summary and the teach text, filled from :func:`_words`
+    SUMMARY: ClassVar[str] = ""
+    TEACH: ClassVar[str] = ""
+
+    @classmethod
+    def summarize(cls, step: Step) -> str:
+        return cls.SUMMARY.format(**_words(step))
+
+    @classmethod
+    def teach(cls, step: Step) -> str:
+        return cls.TEACH.format(**_words(step))
+
+
+def _words(step: Step) -> dict[str, object]:
+    """What the texts of a subset say: its region (long and short names),
+    cells, values and size, and the step's effects."""
+    geo = step.geo
+    cells = step.pattern.cells_with("subset")
+    vals = step.pattern.values
+    region = step.pattern.regions_with("region")[0]
+    return {"region": geo.region_long_name(region), "short": geo.region_name(region),
+            "cells": ", ".join(geo.cell_name(c) for c in cells), "k": len(cells),
+            "values": ", ".join(geo.symbol(v) for v in vals),
+            "cell_list": phrases.cells(geo, cells), "vs": phrases.value_set(geo, vals),
+            "a_name": phrases.a_or_an(step.name), "values_or": phrases.values(geo, vals, "or"),
+            "effects": phrases.effects(geo, eliminations=step.eliminations)}
+
 
 class NakedSubset(_Subset):
     """In a region, k unsolved cells whose candidates together are exactly k
@@ -207,28 +235,11 @@ class NakedSubset(_Subset):
         return (f"look at {geo.region_long_name(region)}: {k} of its cells share only {k} "
                 f"candidates between them")
 
-    @staticmethod
-    def summarize(step: Step) -> str:
-        geo = step.geo
-        cells = ", ".join(geo.cell_name(c) for c in step.pattern.cells_with("subset"))
-        vals = ", ".join(geo.symbol(v) for v in step.pattern.values)
-        region = step.pattern.regions_with("region")[0]
-        return (f"in {geo.region_long_name(region)}, cells {cells} hold only {{{vals}}}, "
-                f"so these values leave the other cells of {geo.region_name(region)}")
-
-    @staticmethod
-    def teach(step: Step) -> str:
-        geo = step.geo
-        cells = step.pattern.cells_with("subset")
-        vals = step.pattern.values
-        region = step.pattern.regions_with("region")[0]
-        rname, k = geo.region_name(region), len(cells)
-        vs = phrases.value_set(geo, vals)
-        return (f"In {geo.region_long_name(region)}, the {k} cells {phrases.cells(geo, cells)} "
-                f"can only hold values among {vs}: {k} cells for {k} values, so these cells "
-                f"take exactly the values {vs} ({phrases.a_or_an(step.name)}). No other "
-                f"cell of {rname} can hold {phrases.values(geo, vals, 'or')}: "
-                f"{phrases.effects(geo, eliminations=step.eliminations)}.")
+    SUMMARY = ("in {region}, cells {cells} hold only {{{values}}}, so these values leave the "
+               "other cells of {short}")
+    TEACH = ("In {region}, the {k} cells {cell_list} can only hold values among {vs}: {k} cells "
+             "for {k} values, so these cells take exactly the values {vs} ({a_name}). No other "
+             "cell of {short} can hold {values_or}: {effects}.")
 
 
 class HiddenSubset(_Subset):
@@ -274,25 +285,8 @@ class HiddenSubset(_Subset):
         return (f"look at {geo.region_long_name(region)}: {k} values can only go in the same {k} "
                 f"cells")
 
-    @staticmethod
-    def summarize(step: Step) -> str:
-        geo = step.geo
-        cells = ", ".join(geo.cell_name(c) for c in step.pattern.cells_with("subset"))
-        vals = ", ".join(geo.symbol(v) for v in step.pattern.values)
-        region = step.pattern.regions_with("region")[0]
-        return (f"in {geo.region_long_name(region)}, {{{vals}}} can only go in cells {cells}, "
-                f"so those cells hold no other value")
-
-    @staticmethod
-    def teach(step: Step) -> str:
-        geo = step.geo
-        cells = step.pattern.cells_with("subset")
-        vals = step.pattern.values
-        region = step.pattern.regions_with("region")[0]
-        k = len(cells)
-        vs = phrases.value_set(geo, vals)
-        return (f"In {geo.region_long_name(region)}, the {k} values {vs} can only go in the "
-                f"{k} cells {phrases.cells(geo, cells)}: {k} values need {k} cells, so these "
-                f"cells hold exactly the values {vs} ({phrases.a_or_an(step.name)}) and "
-                f"nothing else. Their other candidates go: "
-                f"{phrases.effects(geo, eliminations=step.eliminations)}.")
+    SUMMARY = ("in {region}, {{{values}}} can only go in cells {cells}, so those cells hold no "
+               "other value")
+    TEACH = ("In {region}, the {k} values {vs} can only go in the {k} cells {cell_list}: {k} "
+             "values need {k} cells, so these cells hold exactly the values {vs} ({a_name}) and "
+             "nothing else. Their other candidates go: {effects}.")

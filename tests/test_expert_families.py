@@ -19,7 +19,6 @@ from grader.strategy.engine import SoundnessError
 from grader.strategy.expert import Hint, Position, accel, length_tenths, walker
 from grader.strategy.expert.links import strong_link_chains
 from grader.strategy.expert.rectangles import unique_rectangles
-from grader.strategy.expert.wings import xy_wings
 
 GEO = geometry(3, 3)
 DATA_FILE = json.loads((DATA / "expert-positions.json").read_text(encoding="utf-8"))
@@ -49,14 +48,6 @@ def test_length_increment_follows_sukaku_thresholds() -> None:
     # L = facts - 2 passes 4, 6, 8, 12, 16, 24 ...
     assert [length_tenths(f) for f in (4, 6, 7, 8, 9, 10, 11, 14, 15, 18, 19, 26, 27)] == \
         [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]
-
-
-def test_xy_wing_hand_made() -> None:
-    # pivot R1C1 {1,2}, pincers R1C5 {1,3} and R5C1 {2,3}: 3 leaves R5C5
-    board = open_board({cell(1, 1): 0b011, cell(1, 5): 0b101, cell(5, 1): 0b110})
-    hints = list(xy_wings(Position(board)))
-    assert hints == [Hint("XY-Wing", 42, (), ((cell(5, 5), 3),),
-                          (cell(1, 1), cell(1, 5), cell(5, 1)))]
 
 
 def test_skyscraper_hand_made() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -19,16 +20,13 @@ from grader.strategy.hierarchy import HierarchyError, default_hierarchy
 from grader.strategy.propagate import SINGLES
 
 FIGS = book_figures()
-BOOK_TABLE = [
-    (1, "single-position", "rule 2.1"), (2, "single-candidate", "rule 2.2"),
-    (3, "candidate-lines", "rules 2.3, 2.4"), (4, "multiple-lines", "rule 2.5"),
-    (5, "naked-pair", "rule 3.1"), (6, "naked-triple", "rule 3.2"),
-    (7, "hidden-pair", "rule 3.4"), (8, "hidden-triple", "rule 3.5"),
-    (9, "x-wing", "rule 4.1"), (10, "naked-tuple", "rule 3.3"),
-    (11, "hidden-tuple", "rule 3.5"), (12, "swordfish", "rule 4.2"),
-    (13, "disjunctive-construction", "section 4.3.1"),
-    (14, "reductio-ad-absurdum", "section 4.3.2"),
-]
+#: The book's table as grader/data/hierarchy.toml writes it (the one place a
+#: level is written down): read, never copied, so that a new level is one row
+#: there and no edit here.
+with (Path(__file__).resolve().parent.parent / "grader" / "data" / "hierarchy.toml").open(
+        "rb") as _f:
+    BOOK_TABLE = sorted((r["level"], r["code"], r["reference"])
+                        for r in tomllib.load(_f)["rules"])
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -40,6 +38,8 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 def test_default_is_the_books_table() -> None:
     h = default_hierarchy()
     assert [(r.level, r.code, r.reference) for r in h.ordered()] == BOOK_TABLE
+    # levels 1 to n, each once
+    assert [level for level, _, _ in BOOK_TABLE] == list(range(1, len(BOOK_TABLE) + 1))
     assert {r.code: r.params for r in h.rules}["x-wing"] == {"size": 2}
     assert {r.code: r.params for r in h.rules}["swordfish"] == {"size": 3}
     bands = {b.name: b.levels for b in h.ratings}

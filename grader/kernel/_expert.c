@@ -72,11 +72,9 @@ typedef struct {
     int err;
 } Pos;
 
-enum {
-    N_SKYSCRAPER, N_KITE, N_TURBOT, N_SLC3, N_SLC4, N_XY, N_XYZ, N_UR1, N_UR2, N_UR3, N_UR4,
-    N_JELLY, N_WXYZ, N_VWXYZ, N_UVWXYZ, N_BUG, N_APE, N_XCHAIN, N_FORCING, N_YCYCLE, N_NISHIO,
-    N_CELLF, N_REGIONF, N_DYNCON, N_DYNCELL, N_DYNREGION, N_TUVWXYZ, N_NQUAD, N_HQUAD, N_ATE, N_BUG2, N_UL1, N_UL2, N_UL4, N_ER
-};
+/* the hint codes (enum N_...), NFAMILIES, RUN_FAMILY, the declared ratings
+   (SE_N_...) and FAMILY_TABLE: written by setup.py from rules/patterns/ */
+#include "_families.h"
 
 static int length_tenths(int facts) {
     int length = facts - 2, ceil = 4, odd = 0, added = 0;
@@ -322,7 +320,7 @@ static void xy_wings(Pos *P) {
                 int ne = elims(P, PEER[q1] & PEER[q2], blen(z), ev);
                 if (ne) {
                     int cells[3] = {p, q1, q2};
-                    emit(P, N_XY, 42, NULL, 0, ev, ne, cells, 3, NULL, 0);
+                    emit(P, N_XY, SE_N_XY, NULL, 0, ev, ne, cells, 3, NULL, 0);
                 }
             }
     }
@@ -1409,41 +1407,8 @@ static void aligned_triplets(Pos *P) {
 
 /* ------------------------------------------------------------------ module */
 
-#define NFAMILIES 21
-
 static void run_family(Pos *P, int fam) {
-    switch (fam) {
-    case 0: strong_links(P, 2); break;
-    case 1: xy_wings(P); break;
-    case 2: xyz_wings(P); break;
-    case 3:
-        unique_rectangles(P);
-        unique_loops(P);
-        break;
-    case 4: jellyfish(P); break;
-    case 5: strong_links(P, 3); break;
-    case 6: als_wings(P, 4); break;
-    case 7:
-        bug_plus_one(P);
-        bug_type2(P);
-        break;
-    case 8: strong_links(P, 4); break;
-    case 9: als_wings(P, 5); break;
-    case 10: aligned_pairs(P); break;
-    case 11: als_wings(P, 6); break;
-    case 12:
-        x_and_forcing(P, G);
-        y_cycles(P);
-        break;
-    case 13: nishio(P); break;
-    case 14: multiple_chains(P, G); break;
-    case 15: dynamic(P); break;
-    case 16: als_wings(P, 7); break;
-    case 17: naked_quads(P); break;
-    case 18: hidden_quads(P); break;
-    case 19: aligned_triplets(P); break;
-    case 20: empty_rectangles(P); break;
-    }
+    RUN_FAMILY(fam)
 }
 
 static PyObject *first_family(PyObject *self, PyObject *args) {
@@ -1482,8 +1447,8 @@ static PyObject *first_family(PyObject *self, PyObject *args) {
     for (int fam = first; fam < last; fam++) {
         P.out = PyList_New(0);
         if (!P.out) break;
-        if ((fam == 12 || fam == 14) && !built) { build_graph(&P, G); built = 1; }
-        if (fam == 13 || fam == 15) compact_facts(&P);
+        if (FAMILY_NEEDS_GRAPH(fam) && !built) { build_graph(&P, G); built = 1; }
+        if (FAMILY_COMPACTS(fam)) compact_facts(&P);
         run_family(&P, fam);
         if (P.err) { Py_DECREF(P.out); P.out = NULL; break; }
         if (PyList_GET_SIZE(P.out)) {
@@ -1509,4 +1474,11 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_expert",
                                     "Accelerator of grader.expert (9x9).", -1, methods};
 
-PyMODINIT_FUNC PyInit__expert(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__expert(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddStringConstant(m, "TABLE", FAMILY_TABLE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -347,6 +347,30 @@ typedef struct {
     int has_disj, has_red, max_alt;
 } Rules;
 
+/* Claiming on one line (a row or a column): a value of the line confined to
+   one of its segments segs[0..nseg-1] (d cells each) leaves the other lines
+   of that block (w lines).  Cell (line, x) is line * ls + x * xs, x along
+   the line: rows are (ls, xs) = (n, 1), columns (1, n). */
+static inline int claim(const Geo *g, State *st, const M *segs, int nseg, int line, int w,
+                        int d, int ls, int xs) {
+    int cnt = 0;
+    M once = 0, twice = 0;
+    for (int s = 0; s < nseg; s++) { M m = segs[s]; twice |= once & m; once |= m; }
+    M one = once & ~twice;
+    while (one) {
+        M bit = one & (~one + 1);
+        one ^= bit;
+        int s = 0;
+        while (!(segs[s] & bit)) s++;
+        int l0 = (line / w) * w;
+        for (int i = 0; i < w; i++) {
+            if (l0 + i == line) continue;
+            for (int j = 0; j < d; j++) cnt += elim(g, st, (l0 + i) * ls + (s * d + j) * xs, bit);
+        }
+    }
+    return cnt;
+}
+
 /* Candidate lines, both directions, for the blocks and lines marked in D.
    Works on segments, the cells a line shares with a block: rs[r][s] is the
    union of the candidates of row r in the s-th block of its band, cs[c][t]
@@ -402,40 +426,10 @@ static int r_lines(const Geo *g, State *st, const uint8_t *D) {
         }
     }
     /* claiming: line, value confined to one block */
-    for (int r = 0; r < n; r++) {
-        if (!D[r]) continue;
-        M once = 0, twice = 0;
-        for (int s = 0; s < pb; s++) { M m = rs[r][s]; twice |= once & m; once |= m; }
-        M one = once & ~twice;
-        while (one) {
-            M bit = one & (~one + 1);
-            one ^= bit;
-            int s = 0;
-            while (!(rs[r][s] & bit)) s++;
-            int r0 = (r / a) * a;
-            for (int i = 0; i < a; i++) {
-                if (r0 + i == r) continue;
-                for (int j = 0; j < b; j++) cnt += elim(g, st, (r0 + i) * n + s * b + j, bit);
-            }
-        }
-    }
-    for (int c = 0; c < n; c++) {
-        if (!D[n + c]) continue;
-        M once = 0, twice = 0;
-        for (int t = 0; t < nb; t++) { M m = cs[c][t]; twice |= once & m; once |= m; }
-        M one = once & ~twice;
-        while (one) {
-            M bit = one & (~one + 1);
-            one ^= bit;
-            int t = 0;
-            while (!(cs[c][t] & bit)) t++;
-            int c0 = (c / b) * b;
-            for (int j = 0; j < b; j++) {
-                if (c0 + j == c) continue;
-                for (int i = 0; i < a; i++) cnt += elim(g, st, (t * a + i) * n + c0 + j, bit);
-            }
-        }
-    }
+    for (int r = 0; r < n; r++)
+        if (D[r]) cnt += claim(g, st, rs[r], pb, r, a, b, n, 1);
+    for (int c = 0; c < n; c++)
+        if (D[n + c]) cnt += claim(g, st, cs[c], nb, c, b, a, 1, n);
     return cnt;
 }
 

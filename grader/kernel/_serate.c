@@ -682,7 +682,16 @@ static void stamp_init(int n) {
 }
 
 /* distinct potentials reachable from t, t included */
-static int anc_count(const Ctx *X, int t) {
+/* The distinct nested chains met on a walk, and the sum of their complexities. */
+typedef struct {
+    uint64_t seen[64];
+    int nseen, total;
+} NestSum;
+
+/* Walk record t and every record it descends from, each once (a stack,
+   parents in order); add the nested chains met to sum when it is not NULL.
+   Returns how many records were walked. */
+static int walk_ancestors(const Ctx *X, int t, NestSum *sum) {
     stamp_init(X->nrecs + 2);
     int n = 0, sp = 0;
     ASTAMP[X->recs[t].id] = AGEN;
@@ -690,6 +699,15 @@ static int anc_count(const Ctx *X, int t) {
     while (sp) {
         const Rec *r = &X->recs[ASTACK[--sp]];
         n++;
+        if (sum && r->nested >= 0) {
+            const Nest *ne = &X->nests[r->nested];
+            int dup = 0;
+            for (int i = 0; i < sum->nseen && !dup; i++) dup = sum->seen[i] == ne->sig;
+            if (!dup) {
+                if (sum->nseen < 64) sum->seen[sum->nseen++] = ne->sig;
+                sum->total += ne->complexity;
+            }
+        }
         for (int i = 0; i < r->npar; i++) {
             int q = X->pars[r->par + i];
             if (ASTAMP[X->recs[q].id] != AGEN) {
@@ -702,36 +720,13 @@ static int anc_count(const Ctx *X, int t) {
     return n;
 }
 
+static int anc_count(const Ctx *X, int t) { return walk_ancestors(X, t, NULL); }
+
 static int nested_complexity(const Ctx *X, const HR *h) {
-    uint64_t seen[64];
-    int nseen = 0, total = 0;
-    for (int ti = 0; ti < h->nt; ti++) {
-        stamp_init(X->nrecs + 2);
-        int sp = 0;
-        ASTAMP[X->recs[h->t[ti]].id] = AGEN;
-        ASTACK[sp++] = h->t[ti];
-        while (sp) {
-            const Rec *r = &X->recs[ASTACK[--sp]];
-            if (r->nested >= 0) {
-                const Nest *ne = &X->nests[r->nested];
-                int dup = 0;
-                for (int i = 0; i < nseen && !dup; i++) dup = seen[i] == ne->sig;
-                if (!dup) {
-                    if (nseen < 64) seen[nseen++] = ne->sig;
-                    total += ne->complexity;
-                }
-            }
-            for (int i = 0; i < r->npar; i++) {
-                int q = X->pars[r->par + i];
-                if (ASTAMP[X->recs[q].id] != AGEN) {
-                    ASTAMP[X->recs[q].id] = AGEN;
-                    GROW(ASTACK, sp, ASCAP, 1);
-                    ASTACK[sp++] = q;
-                }
-            }
-        }
-    }
-    return total;
+    NestSum sum;
+    sum.nseen = sum.total = 0;
+    for (int ti = 0; ti < h->nt; ti++) walk_ancestors(X, h->t[ti], &sum);
+    return sum.total;
 }
 
 static double length_added(int complexity) {
@@ -838,6 +833,32 @@ static int on_step(Ctx *X, Prop *P, int p) {
     return 0;
 }
 
+/* What the node (c, d) off turns on in g: the other value of c when it is
+ * bivalue (y), the other place of d in each region of c where d has two (x),
+ * each once; their ids (on nodes) and causes; returns how many (4 at most). */
+static int off_to_on(const G *g, int c, int d, int y, int x, int *ids, int *causes) {
+    int n = 0;
+    unsigned m = g->cands[c];
+    if (y && pc16(m) == 2) {
+        ids[n] = (c * 9 + low16(m & ~(1u << d))) * 2 + 1;
+        causes[n++] = NAKED;
+    }
+    if (x)
+        for (int k = 0; k < 3; k++) {
+            int r = CR[c][k];
+            unsigned pos = g->rp[r][d];
+            if (pc16(pos) != 2) continue;
+            int i = low16(pos);
+            if (REG[r][i] == c) i = low16(pos & ~(1u << i));
+            int q = (REG[r][i] * 9 + d) * 2 + 1, dup = 0;
+            for (int j = 0; j < n; j++) dup |= ids[j] == q;
+            if (dup) continue;
+            ids[n] = q;
+            causes[n++] = HIDDEN_BLOCK + k;
+        }
+    return n;
+}
+
 /* what the node p (off, still a candidate) turns on: the other value of a
  * bivalue cell, the other place of a value with two places in a region; the
  * removals from the search grid that the cell or region shows are hidden
@@ -846,39 +867,25 @@ static int off_step(Ctx *X, Prop *P, int p) {
     int id = X->recs[p].id, cd = id >> 1, c = cd / 9, d = cd % 9;
     G *g = &X->g;
     const G *s = &X->src;
-    int qs[4], causes[4], nq = 0;
+    int qs[4], causes[4];
     int32_t pars[4][10];
     int npars[4];
-    unsigned m = g->cands[c];
-    if (pc16(m) == 2 && !X->nishio) {
-        qs[nq] = (c * 9 + low16(m & ~(1u << d))) * 2 + 1;
-        causes[nq] = NAKED;
-        pars[nq][0] = p;
-        npars[nq] = 1;
-        for (unsigned h = s->cands[c] & ~m; h; h &= h - 1) {
-            int32_t q = look(X, (c * 9 + low16(h)) * 2);
-            if (q >= 0) pars[nq][npars[nq]++] = q;
+    int nq = off_to_on(g, c, d, !X->nishio, 1, qs, causes); /* Nishio: no links inside a cell */
+    for (int j = 0; j < nq; j++) {
+        pars[j][0] = p;
+        npars[j] = 1;
+        if (causes[j] == NAKED) {
+            for (unsigned h = s->cands[c] & ~g->cands[c]; h; h &= h - 1) {
+                int32_t q = look(X, (c * 9 + low16(h)) * 2);
+                if (q >= 0) pars[j][npars[j]++] = q;
+            }
+        } else {
+            int r = CR[c][causes[j] - HIDDEN_BLOCK];
+            for (unsigned h = s->rp[r][d] & ~g->rp[r][d]; h; h &= h - 1) {
+                int32_t o = look(X, (REG[r][low16(h)] * 9 + d) * 2);
+                if (o >= 0) pars[j][npars[j]++] = o;
+            }
         }
-        nq++;
-    }
-    for (int k = 0; k < 3; k++) {
-        int r = CR[c][k];
-        unsigned pos = g->rp[r][d];
-        if (pc16(pos) != 2) continue;
-        int i = low16(pos);
-        if (REG[r][i] == c) i = low16(pos & ~(1u << i));
-        int q = (REG[r][i] * 9 + d) * 2 + 1, dup = 0;
-        for (int j = 0; j < nq; j++) dup |= qs[j] == q;
-        if (dup) continue;
-        qs[nq] = q;
-        causes[nq] = HIDDEN_BLOCK + k;
-        pars[nq][0] = p;
-        npars[nq] = 1;
-        for (unsigned h = s->rp[r][d] & ~pos; h; h &= h - 1) {
-            int32_t o = look(X, (REG[r][low16(h)] * 9 + d) * 2);
-            if (o >= 0) pars[nq][npars[nq]++] = o;
-        }
-        nq++;
     }
     if (X->dynamic) g_remove(g, c, d);
     for (int j = 0; j < nq; j++) {
@@ -1014,6 +1021,26 @@ static void binary(Ctx *X, int depth, int cell, int d, int k, int pon) {
         }
 }
 
+/* The facts every branch props[0..np-1] reaches, on ones first: a hint of
+ * kind (hs, sk) for each, in region r (-1: the branches of a cell). */
+static void common_targets(Ctx *X, const int *props, int np, int hs, int sk, int r) {
+    if (X->nishio || np == 0) return; /* Nishio: contradictions only */
+    for (int side = 1; side >= 0; side--) {
+        const Prop *P0 = &X->props[props[0]];
+        for (int i = P0->rec0; i < P0->rec0 + P0->nrec; i++) {
+            int id = X->recs[i].id, all = 1;
+            if ((id & 1) != side) continue;
+            for (int j = 1; j < np && all; j++) all = in_prop(&X->props[props[j]], id);
+            if (!all) continue;
+            int32_t t[9];
+            t[0] = i;
+            for (int j = 1; j < np; j++) t[j] = find_rec(X, &X->props[props[j]], id);
+            target_hint(X, hs, sk, t, np, r, i);
+            P0 = &X->props[props[0]]; /* target_hint may grow X->props */
+        }
+    }
+}
+
 static void regions(Ctx *X, int depth, int cell, int d, int pon) {
     for (int k = 0; k < 3; k++) {
         int r = CR[cell][k];
@@ -1024,20 +1051,7 @@ static void regions(Ctx *X, int depth, int cell, int d, int pon) {
             int x = REG[r][low16(m)];
             props[np++] = x == cell ? pon : on_branch(X, depth, x, d);
         }
-        for (int side = 1; side >= 0; side--) {
-            const Prop *P0 = &X->props[props[0]];
-            for (int i = P0->rec0; i < P0->rec0 + P0->nrec; i++) {
-                int id = X->recs[i].id, all = 1;
-                if ((id & 1) != side) continue;
-                for (int j = 1; j < np && all; j++) all = in_prop(&X->props[props[j]], id);
-                if (!all) continue;
-                int32_t t[9];
-                t[0] = i;
-                for (int j = 1; j < np; j++) t[j] = find_rec(X, &X->props[props[j]], id);
-                target_hint(X, HS_REGION, SK_REGION, t, np, r, i);
-                P0 = &X->props[props[0]];
-            }
-        }
+        common_targets(X, props, np, HS_REGION, SK_REGION, r);
     }
 }
 
@@ -1057,20 +1071,8 @@ static void search_multiple(Ctx *X, int depth) {
             regions(X, depth, cell, d, pon);
             props[np++] = pon;
         }
-        if (X->nishio) continue;
-        for (int side = 1; side >= 0; side--) {
-            const Prop *P0 = &X->props[props[0]];
-            for (int i = P0->rec0; i < P0->rec0 + P0->nrec; i++) {
-                int id = X->recs[i].id, all = 1;
-                if ((id & 1) != side) continue;
-                for (int j = 1; j < np && all; j++) all = in_prop(&X->props[props[j]], id);
-                if (!all) continue;
-                int32_t t[9];
-                t[0] = i;
-                for (int j = 1; j < np; j++) t[j] = find_rec(X, &X->props[props[j]], id);
-                target_hint(X, HS_CELL, SK_CELL, t, np, -1, i);
-            }
-        }
+        if (X->nishio) continue; /* contradictions only: no common targets */
+        common_targets(X, props, np, HS_CELL, SK_CELL, -1);
     }
 }
 
@@ -1099,27 +1101,8 @@ static int st_on_to_off(const Ctx *X, int p, int y, int *ids, int *causes) {
 }
 
 static int st_off_to_on(const Ctx *X, int p, int y, int x, int *ids, int *causes) {
-    int id = X->recs[p].id, cd = id >> 1, c = cd / 9, d = cd % 9, n = 0;
-    const G *g = &X->g;
-    unsigned m = g->cands[c];
-    if (y && pc16(m) == 2) {
-        ids[n] = (c * 9 + low16(m & ~(1u << d))) * 2 + 1;
-        causes[n++] = NAKED;
-    }
-    if (x)
-        for (int k = 0; k < 3; k++) {
-            int r = CR[c][k];
-            unsigned pos = g->rp[r][d];
-            if (pc16(pos) != 2) continue;
-            int i = low16(pos);
-            if (REG[r][i] == c) i = low16(pos & ~(1u << i));
-            int q = (REG[r][i] * 9 + d) * 2 + 1, dup = 0;
-            for (int j = 0; j < n; j++) dup |= ids[j] == q;
-            if (dup) continue;
-            ids[n] = q;
-            causes[n++] = HIDDEN_BLOCK + k;
-        }
-    return n;
+    int cd = X->recs[p].id >> 1;
+    return off_to_on(&X->g, cd / 9, cd % 9, y, x, ids, causes);
 }
 
 static int is_parent(const Ctx *X, int child, int id) {

@@ -48,18 +48,25 @@ from grader.core.table import (
 
 __all__ = ["MAXN", "MAXRULES", "PARAMS", "TRIAL_FAMILIES", "Family", "NativeBuildError",
            "NativeRule", "NativeRuleError", "Program", "PythonRule", "available", "built",
-           "check_tables", "compile_program", "describe", "program", "requested",
+           "check_tables", "compile_program", "describe", "optional_module", "program", "requested",
            "set_enabled", "solve", "stats"]
 
 if TYPE_CHECKING:
     from grader.core.rule import Rule
 
-def _load() -> Any:
+def optional_module(name: str) -> Any:
+    """The accelerator module ``grader.kernel.<name>`` (``_native``,
+    ``_expert``, ``_serate``) when it is built, else None."""
     try:
-        module = importlib.import_module("grader.kernel._native")
-    except ImportError:
+        return importlib.import_module(f"grader.kernel.{name}")
+    except ImportError:  # pragma: no cover - depends on the build
         return None
-    check_tables(module)
+
+
+def _load() -> Any:
+    module = optional_module("_native")
+    if module is not None:
+        check_tables(module)
     return module
 
 

@@ -22,16 +22,20 @@ never ends or hangs the command.
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import sys
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, PackageNotFoundError, entry_points, version
+from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from grader.core.errors import GraderError
 from grader.core.rule import BUILTIN_PACKAGES, Rule, RuleContext, distributions, package_of
+from grader.kernel import families_header
 
 if TYPE_CHECKING:
     from grader.strategy.hierarchy import Hierarchy
@@ -58,13 +62,20 @@ class Discovery:
 
 
 @functools.cache
+def _installed() -> Any:  # EntryPoints (SelectableGroups on Python 3.11)
+    """Every installed entry point, read once (a look scans every
+    distribution): the rules and the pattern families are chosen from it."""
+    return entry_points()
+
+
+@functools.cache
 def entries() -> Mapping[str, tuple[EntryPoint, ...]]:
     """Every registered rule plugin by entry-point name, **not loaded**.
 
     Names and values are sorted, so the choice never depends on installation
     order: a name registered twice is the first by value that loads."""
     found: dict[str, list[EntryPoint]] = {}
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: (e.name, e.value)):
+    for ep in sorted(_installed().select(group=GROUP), key=lambda e: (e.name, e.value)):
         found.setdefault(ep.name, []).append(ep)
     return MappingProxyType({k: tuple(v) for k, v in found.items()})
 
@@ -131,7 +142,7 @@ def pattern_families() -> Mapping[str, type]:
     :data:`PATTERNS`, loaded now (sorted by entry-point name and value: a name
     two families claim is the first's).  A broken one raises PluginError."""
     found: dict[str, type] = {}
-    for ep in sorted(entry_points(group=PATTERNS), key=lambda e: (e.name, e.value)):
+    for ep in sorted(_installed().select(group=PATTERNS), key=lambda e: (e.name, e.value)):
         try:
             cls = _import(ep)
         except PluginError:
@@ -142,6 +153,26 @@ def pattern_families() -> Mapping[str, type]:
         for name in getattr(cls, "names", ()):
             found.setdefault(name, cls)  # type: ignore[arg-type]
     return MappingProxyType(found)
+
+
+@functools.cache
+def declared_families() -> tuple[Mapping[str, Any], ...]:
+    """The expert families declared by the modules of the
+    :data:`PATTERNS` entry points (their ``FAMILIES``), each module once, in
+    no particular order (each declares its place: ``order``).  Read as data,
+    as setup.py reads them: the modules are not imported (a finder's is, when
+    the walk first calls it in Python)."""
+    out: list[Mapping[str, Any]] = []
+    for module in dict.fromkeys(ep.module for ep in _installed().select(group=PATTERNS)):
+        spec = importlib.util.find_spec(module)
+        if spec is None or not spec.origin:
+            raise PluginError(f"pattern family module {module!r} is not installed")
+        try:
+            out += families_header.read(Path(spec.origin))
+        except (OSError, SyntaxError, ValueError) as e:
+            raise PluginError(f"the expert families of {module!r} cannot be read as data "
+                              f"(FAMILIES must be a literal): {e}") from None
+    return tuple(out)
 
 
 def discover() -> Discovery:
@@ -196,6 +227,7 @@ def reset() -> None:
     look reads the entry points again."""
     global _generation
     _generation += 1
+    _installed.cache_clear()
     entries.cache_clear()
     discovered.cache_clear()
     _LOADED.clear()
@@ -217,7 +249,8 @@ def rule_class(name: str) -> type[Rule]:
     package, _, bare = name.rpartition(":")
     eps = entries().get(bare)
     if eps is None:
-        entries.cache_clear()  # it may have been installed since
+        _installed.cache_clear()  # it may have been installed since
+        entries.cache_clear()
         eps = entries().get(bare)
     if eps is None:
         known = ", ".join(sorted(entries())) or "none"

@@ -17,6 +17,17 @@ from grader.strategy.expert.hint import Hint
 
 from .base import PatternFamily, cells, conclusion, rc
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+FAMILIES = (
+    {"name": "BUG", "order": 110, "consulted": False,
+     "finder": "grader.strategy.expert.wings:bugs", "uses": ["pos"],
+     "c": {"index": 7, "run": ["bug_plus_one(P)", "bug_type2(P)"],
+           "hints": [["BUG+1", "N_BUG"], ["BUG type 2", "N_BUG2"]]}},
+)
+
 
 class Bug(PatternFamily):
     """BUG+1: one cell with three values, every other open cell bivalue; the

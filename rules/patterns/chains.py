@@ -34,6 +34,21 @@ from .base import (
     weak,
 )
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+#: ``"walk": "python"``: the walk runs the finder, Sudoku Explainer's own
+#: producer (which calls C itself), not the C twin (still built: hint codes).
+FAMILIES = (
+    {"name": "chains and cycles", "order": 160, "consulted": False,
+     "finder": "grader.strategy.expert.families:producer", "uses": ["board", "kernel"],
+     "args": ["cycles"], "walk": "python",
+     "c": {"index": 12, "run": ["x_and_forcing(P, G)", "y_cycles(P)"], "graph": True,
+           "hints": [["X-chain", "N_XCHAIN"], ["forcing chain", "N_FORCING"],
+                     ["Y-cycle", "N_YCYCLE"]]}},
+)
+
 ROLES: dict[str, Any] = {"start": ("where the chain starts", "#d0bfff", "on dark_magenta"),
                          "link": ("cell of the chain", "#ffe066", "on dark_goldenrod")}
 

@@ -17,6 +17,21 @@ from grader.strategy.expert.hint import Hint
 
 from .base import PatternFamily, cells, conclusion
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+FAMILIES = (
+    {"name": "aligned pair exclusion", "order": 140, "consulted": False,
+     "finder": "grader.strategy.expert.wings:aligned_pair_exclusions", "uses": ["pos"],
+     "c": {"index": 10, "run": ["aligned_pairs(P)"],
+           "hints": [["aligned pair exclusion", "N_APE"]]}},
+    {"name": "aligned triplet exclusion", "order": 180, "consulted": False,
+     "finder": "grader.strategy.expert.wings:aligned_triplet_exclusions", "uses": ["pos"],
+     "c": {"index": 19, "run": ["aligned_triplets(P)"],
+           "hints": [["aligned triplet exclusion", "N_ATE"]]}},
+)
+
 
 class AlignedExclusion(PatternFamily):
     """Aligned pair and triplet exclusion."""

@@ -30,6 +30,29 @@ from .base import (
     weak,
 )
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+FAMILIES = (
+    {"name": "strong-link chain, 2 links", "order": 10, "consulted": True,
+     "finder": "grader.strategy.expert.links:strong_link_chains", "uses": ["pos"], "args": [2],
+     "c": {"index": 0, "run": ["strong_links(P, 2)"],
+           "hints": [["skyscraper", "N_SKYSCRAPER"], ["two-string kite", "N_KITE"],
+                     ["turbot fish", "N_TURBOT"]]}},
+    {"name": "empty rectangle", "order": 30, "consulted": True,
+     "finder": "grader.strategy.expert.links:empty_rectangles", "uses": ["pos"],
+     "c": {"index": 20, "run": ["empty_rectangles(P)"], "hints": [["empty rectangle", "N_ER"]]}},
+    {"name": "strong-link chain, 3 links", "order": 90, "consulted": True,
+     "finder": "grader.strategy.expert.links:strong_link_chains", "uses": ["pos"], "args": [3],
+     "c": {"index": 5, "run": ["strong_links(P, 3)"],
+           "hints": [["strong-link chain (3 links)", "N_SLC3"]]}},
+    {"name": "strong-link chain, 4 links", "order": 120, "consulted": True,
+     "finder": "grader.strategy.expert.links:strong_link_chains", "uses": ["pos"], "args": [4],
+     "c": {"index": 8, "run": ["strong_links(P, 4)"],
+           "hints": [["strong-link chain (4 links)", "N_SLC4"]]}},
+)
+
 
 class StrongLinkChain(PatternFamily):
     """Skyscraper, two-string kite, turbot fish, and chains of 3 or 4 strong

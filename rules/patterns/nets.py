@@ -38,6 +38,30 @@ from grader.strategy.trials.chains import Target, holds
 from ..singles import SinglePosition
 from .base import PatternFamily, cand, cells, conclusion, rc, unit
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+#: ``"walk": "python"``: the walk runs the finder, Sudoku Explainer's own
+#: producer (which calls C itself), not the C twin (still built: hint codes).
+FAMILIES = (
+    {"name": "Nishio", "order": 190, "consulted": False,
+     "finder": "grader.strategy.expert.families:producer", "uses": ["board", "kernel"],
+     "args": ["nishio"], "walk": "python",
+     "c": {"index": 13, "run": ["nishio(P)"], "compact": True, "hints": [["Nishio", "N_NISHIO"]]}},
+    {"name": "multiple chains", "order": 200, "consulted": False,
+     "finder": "grader.strategy.expert.families:producer", "uses": ["board", "kernel"],
+     "args": ["multiple"], "walk": "python",
+     "c": {"index": 14, "run": ["multiple_chains(P, G)"], "graph": True,
+           "hints": [["cell forcing chains", "N_CELLF"], ["region forcing chains", "N_REGIONF"]]}},
+    {"name": "dynamic chains", "order": 210, "consulted": False,
+     "finder": "grader.strategy.expert.dynamic:Dynamic.hints", "uses": ["dynamic"],
+     "c": {"index": 15, "run": ["dynamic(P)"], "compact": True,
+           "hints": [["dynamic contradiction chain", "N_DYNCON"],
+                     ["dynamic cell forcing chains", "N_DYNCELL"],
+                     ["dynamic region forcing chains", "N_DYNREGION"]]}},
+)
+
 #: the deepest nesting tried for a proof (the walk's nested levels need 2)
 MAX_DEPTH = 3
 

@@ -20,6 +20,20 @@ from grader.strategy.expert.hint import Hint
 
 from .base import PatternFamily, cells, conclusion
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+FAMILIES = (
+    {"name": "unique rectangle", "order": 50, "consulted": False,
+     "finder": "grader.strategy.expert.rectangles:unique_rectangles", "uses": ["pos"],
+     "c": {"index": 3, "run": ["unique_rectangles(P)", "unique_loops(P)"],
+           "hints": [["unique rectangle type 1", "N_UR1"], ["unique rectangle type 2", "N_UR2"],
+                     ["unique rectangle type 3", "N_UR3"], ["unique rectangle type 4", "N_UR4"],
+                     ["unique loop type 1", "N_UL1"], ["unique loop type 2", "N_UL2"],
+                     ["unique loop type 4", "N_UL4"]]}},
+)
+
 ROLES: dict[str, Any] = {"floor": ("holds only the two values", "#a5d8ff", "on dark_blue"),
                          "roof": ("holds more", "#ffc078", "on dark_orange3"),
                          "extra": ("in the naked set", "#ffe066", "on dark_goldenrod")}

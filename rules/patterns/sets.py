@@ -14,6 +14,22 @@ from grader.strategy.expert.hint import Hint
 
 from .base import PatternFamily, cells, conclusion, unit
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+FAMILIES = (
+    {"name": "naked quad", "order": 60, "consulted": True,
+     "finder": "grader.strategy.expert.rectangles:naked_quads", "uses": ["pos"],
+     "c": {"index": 17, "run": ["naked_quads(P)"], "hints": [["naked quad", "N_NQUAD"]]}},
+    {"name": "jellyfish", "order": 70, "consulted": True,
+     "finder": "grader.strategy.expert.rectangles:jellyfish", "uses": ["pos"],
+     "c": {"index": 4, "run": ["jellyfish(P)"], "hints": [["jellyfish", "N_JELLY"]]}},
+    {"name": "hidden quad", "order": 80, "consulted": True,
+     "finder": "grader.strategy.expert.rectangles:hidden_quads", "uses": ["pos"],
+     "c": {"index": 18, "run": ["hidden_quads(P)"], "hints": [["hidden quad", "N_HQUAD"]]}},
+)
+
 ROLES: dict[str, Any] = {"subset": ("cell of the set", "#ffc078", "on dark_orange3"),
                          "base": ("base cell of the fish", "#ffe066", "on dark_goldenrod")}
 

@@ -27,16 +27,39 @@ from .base import (
     weak,
 )
 
+#: The expert families this module presents, declared once: the walk's order
+#: (``order``), its finder, whether the engine consults it to choose trials,
+#: and its C twin (number, calls, hint codes).  Pure data: setup.py reads it
+#: without importing the package, to write grader/kernel/_families.h.
+FAMILIES = (
+    {"name": "XYZ-Wing", "order": 40, "consulted": True,
+     "finder": "grader.strategy.expert.wings:xyz_wings", "uses": ["pos"],
+     "c": {"index": 2, "run": ["xyz_wings(P)"], "hints": [["XYZ-Wing", "N_XYZ"]]}},
+    {"name": "WXYZ-Wing", "order": 100, "consulted": True,
+     "finder": "grader.strategy.expert.wings:als_wings", "uses": ["pos"], "args": [4],
+     "c": {"index": 6, "run": ["als_wings(P, 4)"], "hints": [["WXYZ-Wing", "N_WXYZ"]]}},
+    {"name": "VWXYZ-Wing", "order": 130, "consulted": True,
+     "finder": "grader.strategy.expert.wings:als_wings", "uses": ["pos"], "args": [5],
+     "c": {"index": 9, "run": ["als_wings(P, 5)"], "hints": [["VWXYZ-Wing", "N_VWXYZ"]]}},
+    {"name": "UVWXYZ-Wing", "order": 150, "consulted": True,
+     "finder": "grader.strategy.expert.wings:als_wings", "uses": ["pos"], "args": [6],
+     "c": {"index": 11, "run": ["als_wings(P, 6)"], "hints": [["UVWXYZ-Wing", "N_UVWXYZ"]]}},
+    {"name": "TUVWXYZ-Wing", "order": 170, "consulted": False,
+     "finder": "grader.strategy.expert.wings:als_wings", "uses": ["pos"], "args": [7],
+     "c": {"index": 16, "run": ["als_wings(P, 7)"], "hints": [["TUVWXYZ-Wing", "N_TUVWXYZ"]]}},
+)
+
 ROLES: dict[str, Any] = {"pivot": ("pivot of the wing", "#d0bfff", "on dark_magenta"),
                          "pincer": ("pincer", "#b2f2bb", "on dark_green"),
                          "als": ("almost locked set", "#ffe066", "on dark_goldenrod")}
 
 
 class Wing(PatternFamily):
-    """XY-Wing and XYZ-Wing: a pivot and two bivalue pincers among its peers."""
+    """XYZ-Wing (and, through :class:`~grader.rules.patterns.xy_wing.XyWing`,
+    XY-Wing): a pivot and two bivalue pincers among its peers."""
 
     family = "wing"
-    names = ("XY-Wing", "XYZ-Wing")
+    names = ("XYZ-Wing",)
     roles: ClassVar[dict[str, Any]] = ROLES
 
     @classmethod

@@ -9,31 +9,33 @@ accelerator.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from grader.core.board import Board
+from grader.core.table import NativeBuildError
 from grader.kernel import c as native
 from grader.strategy.expert.hint import Hint
 
-_mod: Any
-try:  # pragma: no cover - depends on the build
-    _mod = importlib.import_module("grader.kernel._expert")
-except ImportError:  # pragma: no cover
-    _mod = None
+_mod: Any = native.optional_module("_expert")
 
-#: Hint names by the accelerator's codes (see the enum in grader/_expert.c).
-NAMES = (
-    "skyscraper", "two-string kite", "turbot fish", "strong-link chain (3 links)",
-    "strong-link chain (4 links)", "XY-Wing", "XYZ-Wing", "unique rectangle type 1",
-    "unique rectangle type 2", "unique rectangle type 3", "unique rectangle type 4", "jellyfish",
-    "WXYZ-Wing", "VWXYZ-Wing", "UVWXYZ-Wing", "BUG+1", "aligned pair exclusion", "X-chain",
-    "forcing chain", "Y-cycle", "Nishio", "cell forcing chains", "region forcing chains",
-    "dynamic contradiction chain", "dynamic cell forcing chains", "dynamic region forcing chains",
-    "TUVWXYZ-Wing", "naked quad", "hidden quad", "aligned triplet exclusion",
-    "BUG type 2", "unique loop type 1", "unique loop type 2", "unique loop type 4",
-    "empty rectangle",
-)
+#: Hint names by the accelerator's codes (the enum of the generated
+#: grader/kernel/_families.h): set by :func:`bind` from the declarations.
+NAMES: tuple[str, ...] = ()
+
+
+def bind(names: tuple[str, ...], table: str) -> None:
+    """Take the hint names by code from the families' declarations, after
+    checking that the built module was generated from the same declarations
+    (its ``TABLE``); a module built from others raises NativeBuildError."""
+    global NAMES
+    if _mod is not None and getattr(_mod, "TABLE", None) != table:
+        where = getattr(_mod, "__file__", None) or "grader.kernel._expert"
+        raise NativeBuildError(
+            f"{where} was built from other declarations of the expert families than "
+            "rules/patterns/ holds now (their FAMILIES and the sudoku_grader.patterns entry "
+            "points): rebuild it with `pip install -e .` (setup.py writes "
+            "grader/kernel/_families.h from them)")
+    NAMES = names
 
 
 def available(board: Board, kernel: str | None = None) -> bool:
@@ -44,8 +46,7 @@ def available(board: Board, kernel: str | None = None) -> bool:
     return _mod is not None and in_use and board.geo.a == 3 and board.geo.b == 3
 
 
-def first_family(board: Board, first: int = 0, last: int = 21,
-                 ) -> tuple[int, list[Hint]] | None:
+def first_family(board: Board, first: int, last: int) -> tuple[int, list[Hint]] | None:
     """(C family number, hints) of the first family with a hint among the
     accelerator's families ``first`` to ``last - 1``, or None."""
     got = _mod.first_family(board.cands, first, last)

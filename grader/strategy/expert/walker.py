@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from grader.core.board import Board
 from grader.core.rule import Rule
 from grader.strategy.engine import Engine, SoundnessError
+from grader.strategy.expert import families
 from grader.strategy.expert.families import (
-    FAMILIES,
-    SEGMENTS,
     Context,
     first_family,
     first_family_python,
@@ -36,7 +35,7 @@ from grader.strategy.propagate import next_step_of
 from grader.strategy.serate.rate import DEFAULT_SETTING, SETTINGS, beyond, chain_step
 from grader.strategy.serate.tiers import MAX_LEVEL
 
-__all__ = ["FAMILIES", "NESTED", "RATED_SIZES", "SEGMENTS", "Context", "Move", "Rater", "Walk",
+__all__ = ["NESTED", "RATED_SIZES", "Context", "Move", "Rater", "Walk",
            "check_hint", "choose", "first_family", "first_family_python", "is_quad", "useful"]
 
 #: The rated sizes: Sudoku Explainer's scale is about 9x9 grids.
@@ -45,10 +44,17 @@ RATED_SIZES = (9,)
 
 NESTED = 90  # 9.0, plus 0.5 per nesting level beyond the first
 
-#: The families tried before Sudoku Explainer's chaining tiers: all but the
-#: last, "dynamic chains", whose place Sudoku Explainer's own dynamic forcing
-#: chains (level 0) take.
-CHAIN_FAMILIES = len(FAMILIES) - 1
+
+def __getattr__(name: str) -> object:
+    """``FAMILIES``, ``SEGMENTS`` (see :func:`families.table`) and
+    ``CHAIN_FAMILIES``: the families tried before Sudoku Explainer's chaining
+    tiers, all but the last, "dynamic chains", whose place Sudoku Explainer's
+    own dynamic forcing chains (level 0) take."""
+    if name in ("FAMILIES", "SEGMENTS"):
+        return getattr(families, name)
+    if name == "CHAIN_FAMILIES":
+        return len(families.table().families) - 1
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -180,7 +186,8 @@ class Rater:
         else the engine's trial.  A move without hints ends the walk, rated
         by a bound; None: nothing moves.  With ``solution``, every hint found
         is checked against it."""
-        found = first_family(board, last=CHAIN_FAMILIES, kernel=self.engine.kernel.name)
+        found = first_family(board, last=len(families.table().families) - 1,
+                             kernel=self.engine.kernel.name)
         if found is None:
             move = self._chains(board, depth)
         else:

@@ -1,4 +1,4 @@
-"""Wings and other small patterns: XY-Wing (4.2), XYZ-Wing (4.4), the
+"""Wings and other small patterns: XYZ-Wing (4.4), the
 ALS-wings WXYZ (5.5 / 5.6), VWXYZ (6.2-6.4), UVWXYZ (6.6) and TUVWXYZ (7.5),
 BUG+1 (5.6)
 and aligned pair exclusion (6.2)."""
@@ -14,24 +14,6 @@ from grader.strategy.expert.hint import Hint, Position, bits
 def _bivalues(pos: Position) -> list[int]:
     cands = pos.cands
     return [c for c in bits(pos.open) if cands[c].bit_count() == 2]
-
-
-def xy_wings(pos: Position) -> Iterator[Hint]:
-    """Pivot {x,y}, pincers {x,z} and {y,z} among its peers: z leaves the
-    cells that see both pincers."""
-    cands, peer = pos.cands, pos.m.peer
-    biv = _bivalues(pos)
-    for p in biv:
-        pm = cands[p]
-        pins = [q for q in biv if peer[p] >> q & 1 and (cands[q] & pm).bit_count() == 1]
-        for q1, q2 in combinations(pins, 2):
-            z = cands[q1] & cands[q2]
-            if z.bit_count() != 1 or z & pm or cands[q1] & pm == cands[q2] & pm:
-                continue
-            d = z.bit_length()
-            elim = pos.elims(peer[q1] & peer[q2], d)
-            if elim:
-                yield Hint("XY-Wing", 42, (), elim, (p, q1, q2))
 
 
 def xyz_wings(pos: Position) -> Iterator[Hint]:

@@ -7,7 +7,6 @@ and in use, else in Python (same hints, same order; the tests compare them).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,11 +19,7 @@ from grader.strategy.serate.multiple import tier_base
 from grader.strategy.serate.settings import DEFAULT_SE, SE_WALKS
 from grader.strategy.serate.tiers import MAX_LEVEL, ChainStep, chain_step_python
 
-_mod: Any
-try:  # pragma: no cover - depends on the build
-    _mod = importlib.import_module("grader.kernel._serate")
-except ImportError:  # pragma: no cover
-    _mod = None
+_mod: Any = native.optional_module("_serate")
 
 #: The names of the rules below 4.0 by the accelerator's codes.
 EASY_NAMES = (
