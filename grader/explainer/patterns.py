@@ -182,6 +182,17 @@ def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
     walk rates the position.  Also where the family's proof would use a
     level above the grid's (``top``): the book's trial of the grid's level
     then (a reductio where disjunctive constructions solve the grid)."""
+    net = families.get(NETS)
+    if net is not None and top is not None and (hint.placements or hint.eliminations):
+        # the hint's own conclusions from a pivot of two, where a trial of
+        # the grid's level proves them: the path stays on the walk's
+        try:
+            pivot = net.step(replace(hint, family="Dynamic Double Forcing Chains", cells=()),
+                             work, engine)
+        except (ValueError, IndexError, StopIteration):
+            pivot = None
+        if pivot is not None and shown_level(pivot) <= top:
+            return net.label(pivot, NETS, hint.rating)
     step = engine.next_step(work, None, top)
     if step is None:
         raise RuntimeError(f"neither the walk's {hint.family} nor a book trial moves "
