@@ -142,7 +142,18 @@ def als_wing(board: Board, step: Step) -> None:
     assert union.bit_count() == len(group) + 1, f"{step.summary()}: not an almost locked set"
     assert board.cands[w] == (1 << (x - 1)) | (1 << (z - 1)), step.summary()
     assert all(sees(board, w, c) for c in group if has(board, c, x)), step.summary()
-    ends_see(board, step, [(c, z) for c in [*group, w] if has(board, c, z)])
+    zs = [c for c in group if has(board, c, z)]
+    if not (zs and all(sees(board, w, c) for c in zs)):
+        ends_see(board, step, [(c, z) for c in [*group, w] if has(board, c, z)])
+        return
+    # doubly linked (x and z both restricted common): a digit of the set other
+    # than x and z is in the set, x and z each in the set or in w
+    for c, d in step.eliminations:
+        where = f"{step.name}: r{c // 9 + 1}c{c % 9 + 1}<>{d}"
+        assert c not in group and c != w, f"{where} is inside the wing"
+        on = [e for e in (group if d not in (x, z) else [*group, w]) if has(board, e, d)]
+        assert on, f"{where}: no cell of the wing holds it"
+        assert all(sees(board, c, e) for e in on), f"{where} does not see every {d} of the wing"
 
 
 def chain(board: Board, step: Step) -> None:
@@ -166,15 +177,27 @@ def chain(board: Board, step: Step) -> None:
 
 
 def y_cycle(board: Board, step: Step) -> None:
+    """A loop of links, strong and weak by turns (read from the hint's own
+    chain: a bivalue loop, or a cycle of Sudoku Explainer's search on X, Y or
+    both links): either every candidate that starts a weak link is true or
+    every one that ends one is, so a removed candidate outside the loop's
+    cells sees one of each holding its value."""
     arcs = step.pattern.arcs
     assert arcs and arcs[-1].b == arcs[0].a, f"{step.summary()}: not a loop"
-    assert all(x.b == y.a for x, y in zip(arcs, arcs[1:], strict=False)), step.summary()
+    assert len(arcs) % 2 == 0 and all(
+        x.b == y.a and x.strong != y.strong for x, y in zip(arcs, arcs[1:], strict=False)), (
+        f"{step.summary()}: links do not alternate")
     for a in arcs:
-        if a.a[0] == a.b[0]:
+        if a.a[0] == a.b[0] and a.strong:
             assert board.cands[a.a[0]].bit_count() == 2, step.summary()
+    on = [a.a for a in arcs if not a.strong]
+    off = [a.b for a in arcs if not a.strong]
+    loop = {c for a in arcs for c in (a.a[0], a.b[0])}
     for c, d in step.eliminations:
-        assert any(not a.strong and a.a[1] == d and sees(board, c, a.a[0])
-                   and sees(board, c, a.b[0]) for a in arcs), step.summary()
+        assert c not in loop, f"{step.summary()}: removes from a cell of the loop"
+        assert any(e[1] == d and sees(board, c, e[0]) for e in on) and any(
+            e[1] == d and sees(board, c, e[0]) for e in off), (
+            f"{step.summary()}: r{c // 9 + 1}c{c % 9 + 1}<>{d} does not see both sides")
 
 
 def unique_rectangle(board: Board, step: Step) -> None:

@@ -104,7 +104,7 @@ def _replay_branch(board: Board, step: Step) -> None:
 
 def test_fig_4_5_trials_are_checkable_chains():
     g = parse_grid_token(FIG["fig4.5"]["puzzle"])
-    wt = walkthrough(g.board())
+    wt = walkthrough(g.board(), path="book")
     trials = [(board, step) for _, board, step in wt if step.branches]
     assert wt.solved() and trials
     assert {s.family for _, s in trials} <= {"disjunctive-construction", "reductio"}
@@ -134,14 +134,14 @@ def test_fig_4_5_json_branches_nest_substeps():
     from grader.explainer.document import document
 
     g = parse_grid_token(FIG["fig4.5"]["puzzle"])
-    doc = document(walkthrough(g.board()))
+    doc = document(walkthrough(g.board(), path="book"))
     trial = next(s for s in doc.steps if s.branches)
     assert trial.level >= 13
     dead = [b for b in trial.branches if b.contradiction]
     assert dead and all(b.chain and b.end and b.steps is None for b in dead)
     link = dead[0].chain[1]
     assert link.index == 1 and link.summary and link.rule and link.uses == [0]
-    full = document(walkthrough(g.board()), full_trace=True)
+    full = document(walkthrough(g.board(), path="book"), full_trace=True)
     trial = next(s for s in full.steps if s.branches)
     dead = [b for b in trial.branches if b.contradiction]
     assert dead and all(b.steps for b in dead)

@@ -155,7 +155,7 @@ def test_trial_families_explain_branches():
     from grader.formats import parse_grid_token
 
     g = parse_grid_token(book_figures()["fig4.5"]["puzzle"])
-    trial = next(s for _, _, s in walkthrough(g.board()) if s.branches)
+    trial = next(s for _, _, s in walkthrough(g.board(), path="book") if s.branches)
     teach = trial.explain("teach")
     if trial.family == "disjunctive-construction":
         assert "possibilities" in teach and "branch 1: assume" in teach
@@ -206,7 +206,7 @@ def test_reductio_explains_the_chain_to_the_contradiction():
 
     g = parse_grid_token(".3....48.8..3....67.4.693....8....9...9.7.5...4....8....354.7.84....3..5"
                          ".72....3.")
-    board, step = next((b, s) for _, b, s in walkthrough(g.board())
+    board, step = next((b, s) for _, b, s in walkthrough(g.board(), path="book")
                        if s.family == "reductio")
     (branch,) = step.branches
     assert branch.conflict is not None and branch.steps

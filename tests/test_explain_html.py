@@ -56,7 +56,7 @@ class Checker(HTMLParser):
 
 def page(name: str) -> tuple[str, int]:
     g = parse_grid_token(FIG[name]["puzzle"])
-    wt = walkthrough(g.board())
+    wt = walkthrough(g.board(), path="book")
     return render_html(wt), wt.ensure()
 
 
@@ -108,7 +108,7 @@ def test_trial_steps_show_branches(expert_page):
 
 def test_step_drawing_highlights_pattern():
     g = parse_grid_token(FIG["fig2.1"]["puzzle"])
-    wt = walkthrough(g.board())
+    wt = walkthrough(g.board(), path="book")
     board, step = wt.before(1), wt.step(1)
     assert step is not None
     svg = grid_svg(board, step, size_px=300, givens=wt.givens)

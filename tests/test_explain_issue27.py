@@ -56,7 +56,7 @@ def _grids() -> dict[int, str]:
 
 @cache
 def _walk(index: int) -> Walkthrough:
-    wt = walkthrough(parse_grid_token(_grids()[index]).board(), Engine())
+    wt = walkthrough(parse_grid_token(_grids()[index]).board(), Engine(), path="book")
     wt.ensure()
     return wt
 
@@ -267,7 +267,7 @@ def test_every_grid_of_bench_mixed_has_no_defect(chunk: int) -> None:
     engine = Engine()
     problems = []
     for index, text in sorted(_grids().items())[chunk * 20:(chunk + 1) * 20]:
-        wt = walkthrough(parse_grid_token(text).board(), engine)
+        wt = walkthrough(parse_grid_token(text).board(), engine, path="book")
         problems += [f"grid {index} {p}" for p in walk_problems(wt)]
     assert not problems, "\n".join(problems[:10])
 

@@ -109,7 +109,7 @@ def _checked_grids(name: str, slow: bool = False) -> tuple[list[str], frozenset[
     seen: set[str] = set()
     engine = Engine()
     for text in _grids(path, every, chosen):
-        wt = walkthrough(parse_grid_token(text).board(), engine)
+        wt = walkthrough(parse_grid_token(text).board(), engine, path="book")
         for number, _, step in wt:
             seen.add(variant(step))
             problems += [f"{name} {text} step {number}: {p}" for p in step_problems(step)]
@@ -178,7 +178,7 @@ def test_every_sentence_of_a_larger_sample_reads_well(name: str) -> None:
 
 @pytest.mark.slow
 def test_nested_trials_read_well() -> None:
-    wt = walkthrough(parse_grid_token(NESTED).board())
+    wt = walkthrough(parse_grid_token(NESTED).board(), path="book")
     steps = [s for _, _, s in wt]
     nested = [s for s in steps if s.depth > 1]
     assert nested
@@ -253,7 +253,7 @@ def test_an_assumption_that_gives_itself_is_found(monkeypatch: pytest.MonkeyPatc
 # -- full house and hint levels, on the grid ----------------------------
 
 def test_a_full_house_is_named_with_its_reason() -> None:
-    steps = [s for _, _, s in walkthrough(parse_grid_token(FULL_HOUSE_GRID).board())]
+    steps = [s for _, _, s in walkthrough(parse_grid_token(FULL_HOUSE_GRID).board(), path="book")]
     step = steps[8]  # the step 9
     assert (step.rule, step.level, step.placements) == ("single-position", 1, ((39, 5),))
     assert step.summary() == (
@@ -271,7 +271,7 @@ def test_a_full_house_needs_a_unit_with_one_empty_cell() -> None:
     from grader.core.phrases import FULL_HOUSE
 
     g = parse_grid_token(FULL_HOUSE_GRID)
-    for _, board, step in walkthrough(g.board()):
+    for _, board, step in walkthrough(g.board(), path="book"):
         if step.family != "single-position":
             continue
         (cell, _), = step.placements
@@ -282,7 +282,7 @@ def test_a_full_house_needs_a_unit_with_one_empty_cell() -> None:
 
 def test_hint_levels_reveal_more_each_time() -> None:
     step = next(s for _, _, s in walkthrough(parse_grid_token(
-        (PUZZLES / "se-rated-9758.txt").read_text().splitlines()[7874].split()[1]).board())
+        (PUZZLES / "se-rated-9758.txt").read_text().splitlines()[7874].split()[1]).board(), path="book")
         if s.family == "reductio")
     tech, where, full = (hint(step, lv) for lv in ("technique", "where", "full"))
     assert tech == ("Try reductio ad absurdum (contradiction forcing chain; section 4.3.2, "

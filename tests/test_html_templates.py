@@ -86,13 +86,13 @@ def bench(index: int) -> str:
     pytest.param(bench(79), True, id="nested-full-trace", marks=pytest.mark.slow),
 ])
 def test_explain_html_is_the_page_it_was(puzzle: str, full: bool) -> None:
-    wt = walkthrough(parse_grid_token(puzzle).board())
+    wt = walkthrough(parse_grid_token(puzzle).board(), path="book")
     assert words(before.render_html(wt, full_trace=full)) == words(
         html.render_html(wt, full_trace=full))
 
 
 def test_the_pieces_the_web_explainer_uses_are_the_same() -> None:
-    wt = walkthrough(parse_grid_token(bench(4)).board())
+    wt = walkthrough(parse_grid_token(bench(4)).board(), path="book")
     for number, board, step in wt:
         assert words(before.step_legend(step)) == words(html.step_legend(step))
         if step.branches:
@@ -110,7 +110,7 @@ def test_the_pack_page_is_the_page_it_was() -> None:
 
 
 def test_every_text_is_escaped() -> None:
-    wt = walkthrough(parse_grid_token(FIG["fig2.1"]["puzzle"]).board())
+    wt = walkthrough(parse_grid_token(FIG["fig2.1"]["puzzle"]).board(), path="book")
     page = html.render_html(wt, title='<script>alert("x")</script>')
     assert "<script>alert" not in page and "&lt;script&gt;alert(&#34;x&#34;)" in page
     from grader.generator import generate

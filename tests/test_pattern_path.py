@@ -14,8 +14,12 @@ from pattern_shapes import check_step
 from grader.core.board import Board
 from grader.core.steps import Step
 from grader.explainer.core import walkthrough
+from grader.explainer.patterns import NETS
 from grader.formats import parse_grid_token
 from grader.strategy.grading import Grader, GradeResult
+
+#: contradictions from one assumption (level 14; nested: "(+)" ...)
+REDUCTIO = ("Nishio", "Dynamic Contradiction Forcing Chains", "dynamic contradiction chain")
 
 
 @cache
@@ -65,4 +69,11 @@ def test_pattern_path_is_true_whole_and_rated_as_grade(chunk: int) -> None:
                 raise AssertionError(f"grid {index} step {n}: {e}") from None
             if step.se > top[0]:
                 top = (step.se, step.name)
-        assert top == (r.se, r.se_pattern), f"grid {index}: hardest {top}, grade {r.se}"
+        # a reductio on a grid that disjunctive constructions solve (level
+        # 13) is shown as the book's trial of that level, valued as the walk
+        # rates it (issue 37; tests/test_pattern_examples.py, ABOVE_THE_GRID)
+        names = {r.se_pattern}
+        if r.se_pattern.startswith(REDUCTIO):
+            names |= {NETS, "nested trials"}
+        assert top[0] == r.se and top[1] in names, (
+            f"grid {index}: hardest {top}, grade {r.se} {r.se_pattern}")

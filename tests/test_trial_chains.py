@@ -43,7 +43,7 @@ GRIDS = [book_figures()["fig4.5"]["puzzle"], top1465(200), top1465(93), top1465(
 def trial_steps(puzzle: str, engine: Engine | None = None) -> list[tuple[Board, Step]]:
     """(board before, step) for every trial step of the explanation."""
     grid = parse_grid_token(puzzle)
-    wt = walkthrough(grid.board(), engine or Engine())
+    wt = walkthrough(grid.board(), engine or Engine(), path="book")
     return [(board, step) for _, board, step in wt if step.branches]
 
 
@@ -375,7 +375,7 @@ def test_markdown_shows_the_chain() -> None:
 
 def test_html_draws_folds_and_navigates() -> None:
     grid = parse_grid_token(top1465(200))
-    page = render_html(walkthrough(grid.board()))
+    page = render_html(walkthrough(grid.board(), path="book"))
     assert '<nav class="toc" id="steps">' in page
     assert '<details class="branch"' in page and "</details>" in page
     assert 'href="#step-2">next' in page and "<script>" in page
@@ -390,7 +390,7 @@ def test_rule_supports_name_what_is_absent_where_the_rules_fire() -> None:
     the board its step was found on (so chains never cite a false premise)."""
     families = set()
     for puzzle in (book_figures()["fig4.5"]["puzzle"], top1465(200)):
-        wt = walkthrough(parse_grid_token(puzzle).board())
+        wt = walkthrough(parse_grid_token(puzzle).board(), path="book")
         for _, board, step in wt:
             if step.branches:
                 continue

@@ -112,6 +112,8 @@ def _book_trial(work: Board, engine: Engine, move: Move | None,
 def _linked(work: Board, hint: Hint) -> Hint | None:
     """The project's own chain or cycle (with its links) that makes the
     eliminations of ``hint``, a hint of a chaining producer, or None."""
+    if not hint.cells and hint.family in ("cell forcing chains", "region forcing chains"):
+        return _se_start(work, hint)
     if hint.links or hint.family not in ("forcing chain", "Y-cycle"):
         return None
     from grader.strategy.expert.chains import StaticGraph, chains_and_cycles
@@ -123,6 +125,52 @@ def _linked(work: Board, hint: Hint) -> Hint | None:
         if (hint.placements and h.placements == hint.placements) or (
                 not hint.placements and set(h.eliminations) >= set(hint.eliminations)):
             return replace(h, rating=hint.rating)
+    return _se_cycle(work, hint) if hint.family == "Y-cycle" else None
+
+
+def _se_start(work: Board, hint: Hint) -> Hint | None:
+    """``hint``, a cell or region forcing chain of Sudoku Explainer's
+    multiple chains, with the cells its branches start from (the cell, or
+    the value's places in the region) as that search found it, or None."""
+    from grader.strategy.serate.multiple import Search, sorted_hints
+    values, cands = list(work.values), list(work.cands)
+    shape = "cell" if hint.family == "cell forcing chains" else "region"
+    for h in sorted_hints(Search(values, cands, False, 0, None).run()):
+        if (h.shape != shape or set(h.removable) != set(hint.eliminations)
+                or (h.placement,) != tuple(hint.placements) and (h.placement or hint.placements)):
+            continue
+        roots = []
+        for t in h.targets:
+            node = t
+            while node.parents:
+                node = node.parents[0]
+            roots.append(node.cell)
+        return replace(hint, cells=tuple(sorted(set(roots))))
+    return None
+
+
+def _se_cycle(work: Board, hint: Hint) -> Hint | None:
+    """The cycle of Sudoku Explainer's own search (its static chains and
+    cycles, X, Y and XY links) that makes the eliminations of ``hint``, with
+    its facts from the assumption round to itself (``(cell, digit, on)``
+    each; see :class:`grader.rules.patterns.chains.YCycle`), or None."""
+    from grader.strategy.serate.multiple import sorted_hints
+    from grader.strategy.serate.unary import forcing_chains_and_cycles
+    values, cands = list(work.values), list(work.cands)
+    want = set(hint.eliminations)
+    for h in sorted_hints(forcing_chains_and_cycles(values, cands)):
+        if h.shape != "cycle" or set(h.removable) != want:
+            continue
+        facts = []
+        node = h.targets[0]
+        while True:
+            facts.append((node.cell, node.value, int(node.on)))
+            if not node.parents:
+                break
+            node = node.parents[0]
+        facts.reverse()
+        cells = tuple(dict.fromkeys(c for c, _, _ in facts))
+        return replace(hint, cells=cells, links=tuple(facts))
     return None
 
 
@@ -134,6 +182,17 @@ def _book_fallback(work: Board, hint: Hint, families: Mapping[str, Any],
     walk rates the position.  Also where the family's proof would use a
     level above the grid's (``top``): the book's trial of the grid's level
     then (a reductio where disjunctive constructions solve the grid)."""
+    net = families.get(NETS)
+    if net is not None and top is not None and (hint.placements or hint.eliminations):
+        # the hint's own conclusions from a pivot of two, where a trial of
+        # the grid's level proves them: the path stays on the walk's
+        try:
+            pivot = net.step(replace(hint, family="Dynamic Double Forcing Chains", cells=()),
+                             work, engine)
+        except (ValueError, IndexError, StopIteration):
+            pivot = None
+        if pivot is not None and shown_level(pivot) <= top:
+            return net.label(pivot, NETS, hint.rating)
     step = engine.next_step(work, None, top)
     if step is None:
         raise RuntimeError(f"neither the walk's {hint.family} nor a book trial moves "

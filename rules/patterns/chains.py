@@ -133,6 +133,10 @@ class YCycle(PatternFamily):
 
     @classmethod
     def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
+        if not hint.links:  # a producer's cycle: the explainer finds its links
+            raise ValueError(f"the walk's {hint.family} names no links")
+        if len(hint.links) > len(hint.cells):
+            return cls.facts_step(hint, board)
         loop = hint.cells
         k = len(loop)
         arcs: list[Arc] = []
@@ -146,6 +150,21 @@ class YCycle(PatternFamily):
         roles = tuple((c, "link") for c in loop)
         return cls.make(hint, board, Pattern(cells=roles, values=values, arcs=tuple(arcs)))
 
+    @classmethod
+    def facts_step(cls, hint: Hint, board: Board) -> Step:
+        """A cycle of Sudoku Explainer's search, its ``links`` the facts
+        ``(cell, digit, on)`` from its assumption round to itself (one more
+        than its cells): an on fact switches the next off by a weak link, an
+        off fact the next on by a strong link (X, Y or both)."""
+        facts = hint.links
+        if facts[0] != facts[-1] or not facts[0][2]:
+            raise ValueError(f"the walk's {hint.family} is not a loop")
+        arcs = tuple(weak(board, a, da, b, db) if on else strong(board, a, da, b, db)
+                     for (a, da, on), (b, db, _) in zip(facts, facts[1:], strict=False))
+        values = tuple(dict.fromkeys(d for _, d, _ in facts))
+        roles = tuple((c, "link") for c in hint.cells)
+        return cls.make(hint, board, Pattern(cells=roles, values=values, arcs=arcs))
+
     @staticmethod
     def summarize(step: Step) -> str:
         return chain_text(step.geo, step.pattern.arcs)
@@ -154,6 +173,17 @@ class YCycle(PatternFamily):
     def teach(step: Step) -> str:
         geo = step.geo
         loop = step.pattern.cells_with("link")
+        if not step.pattern.arcs[0].strong:  # a cycle of Sudoku Explainer's search
+            lines = [f"The links close a loop through {cells(geo, loop)}, strong and weak "
+                     f"by turns:"]
+            lines += [f"- {arc_sentence(geo, a)};" for a in step.pattern.arcs]
+            lines.append(
+                "Each weak link of the loop is then strong too: whichever end of it is "
+                "false, the links round the loop make the other true.  So either every "
+                "candidate that starts a weak link is true, or every one that ends one is, "
+                "and a cell that sees one of each holding the same value cannot hold it: "
+                f"{conclusion(step)}.")
+            return "\n".join(lines)
         lines = [f"The cells {cells(geo, loop)} hold two values each and form a loop: each "
                  f"cell sees the next, and they share the value that links them:"]
         lines += [f"- {arc_sentence(geo, a)};" for a in step.pattern.arcs]

@@ -129,7 +129,9 @@ class ForcingNet(PatternFamily):
             return cls.label(book, hint.family, hint.rating)
         targets = [(True, c, v) for c, v in hint.placements] + [
             (False, c, v) for c, v in hint.eliminations]
-        for alts, region in _pivots_first(sources(hint, board), board):
+        found = sources(hint, board)
+        # a Nishio is one assumption: no pivot of two stands for it
+        for alts, region in found if hint.family == "Nishio" else _pivots_first(found, board):
             for depth, rules in propagations(engine, hint, alts, targets, board):
                 want = () if len(alts) == 1 or hint.placements and all(
                     p[0] == alts[0][0] for p in hint.placements) else targets

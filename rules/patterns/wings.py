@@ -8,6 +8,7 @@ cells that see every z of the pattern.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from grader.core.board import Board
@@ -122,12 +123,18 @@ class AlsWing(PatternFamily):
     def step(cls, hint: Hint, board: Board, engine: Engine | None = None) -> Step:
         *group, w = hint.cells
         # z: an eliminated value of the pivot (a doubly linked wing removes x,
-        # z and the set's other values, by value: the first need not be z)
+        # z and the set's other values, by value: the first need not be z;
+        # where it removes only the set's other values, either of the pivot's)
         z = next((d for _, d in hint.eliminations if board.cands[w] >> (d - 1) & 1),
-                 hint.eliminations[0][1])
+                 None)
+        if z is None:
+            z = next(d for d in values_of(board.cands[w]) if doubly_linked(board, group, w, d))
         x = next(v for v in values_of(board.cands[w]) if v != z)
         xs = [c for c in group if board.cands[c] >> (x - 1) & 1]
         arcs = (strong(board, w, z, w, x), *(weak(board, w, x, c, x) for c in xs))
+        if doubly_linked(board, group, w, z):  # z restricted too: its links to the set
+            arcs += tuple(weak(board, w, z, c, z) for c in group
+                          if board.cands[c] >> (z - 1) & 1)
         roles = tuple((c, "als") for c in group) + ((w, "pincer"),)
         return cls.make(hint, board, Pattern(cells=roles, values=(x, z), arcs=arcs))
 
@@ -137,6 +144,9 @@ class AlsWing(PatternFamily):
         group = step.pattern.cells_with("als")
         w = step.pattern.cells_with("pincer")[0]
         x, z = step.pattern.values
+        if any(not a.strong and a.a[1] == z for a in step.pattern.arcs):
+            return (f"{cells(geo, group)} with {rc(geo, w)} (doubly linked by "
+                    f"{geo.symbol(x)} and {geo.symbol(z)})")
         return (f"{cells(geo, group)} with {rc(geo, w)} (linked by {geo.symbol(x)}, on "
                 f"{geo.symbol(z)})")
 
@@ -148,10 +158,20 @@ class AlsWing(PatternFamily):
         x, z = step.pattern.values
         sx, sz = geo.symbol(x), geo.symbol(z)
         k = len(group)
+        doubly = any(not a.strong and a.a[1] == z for a in step.pattern.arcs)
         lines = [f"The {k} cells {cells(geo, group)} share one unit and hold {k + 1} values "
                  f"between them (an almost locked set).  {rc(geo, w)} holds {sx} or {sz} and "
-                 f"sees every {sx} of the set:"]
+                 f"sees every {sx}" + (f" and every {sz}" if doubly else "") + " of the set:"]
         lines += [f"- {arc_sentence(geo, a)};" for a in step.pattern.arcs]
+        if doubly:
+            lines.append(
+                f"Whichever of {sx} and {sz} {rc(geo, w)} holds, the set loses it: {k} cells "
+                f"are left for {k} values, so they hold each of them once.  So every other "
+                f"value of the set is in the set, and {sx} and {sz} are each in the set or in "
+                f"{rc(geo, w)} (a doubly linked wing).  A cell outside them that sees every "
+                f"place of a value there (in the set, and for {sx} and {sz} in "
+                f"{rc(geo, w)} too) cannot hold it: {conclusion(step)}.")
+            return "\n".join(lines)
         lines.append(
             f"If {cand(geo, w, x)}, no cell of the set holds {sx}: {k} cells are left for "
             f"{k} values, so they hold all of them, {sz} among them.  Otherwise "
@@ -165,3 +185,11 @@ class AlsWing(PatternFamily):
         w = step.pattern.cells_with("pincer")[0]
         return (f"look at {rc(geo, w)} and a group of "
                 f"{len(step.pattern.cells_with('als'))} cells of one unit it sees")
+
+
+def doubly_linked(board: Board, group: Sequence[int], w: int, z: int) -> bool:
+    """Whether every z of the set sees the bivalue cell ``w`` (both of its
+    values link it to the set: SukakuExplainer's doubly linked wing)."""
+    zs = [c for c in group if board.cands[c] >> (z - 1) & 1]
+    return bool(zs) and all(c != w and any(r in board.geo.cell_regions[w]
+                                           for r in board.geo.cell_regions[c]) for c in zs)
