@@ -52,7 +52,7 @@ def test_rate_is_lazy_with_one_job() -> None:
 def test_rate_keywords_are_grades() -> None:
     r = next(grader.rate([G], jobs=1, se="full", with_solution=True))
     assert r.solution is not None and r.se is not None
-    with pytest.raises(ArgumentError, match="se must be one of fast, full"):
+    with pytest.raises(ArgumentError, match="se must be one of off, fast, full"):
         grader.rate([G], se="deep")
     with pytest.raises(ArgumentError, match="jobs"):
         grader.rate([G], jobs=-1)

@@ -104,7 +104,8 @@ def test_contract_fields_in_order() -> None:
     d = r.contract()
     assert list(d) == list(CONTRACT_FIELDS) == [
         "index", "line", "puzzle", "size", "verdict", "message", "level", "rating", "score",
-        "depth", "steps", "techniques", "hardest", "se", "se_pattern", "seconds", "schema"]
+        "depth", "steps", "techniques", "hardest", "se", "se_pattern", "ep", "ed", "seconds",
+        "schema"]
     assert list(r.contract(with_solution=True))[-1] == "solution"
     assert r.contract(with_solution=True)["solution"] == SOL
 

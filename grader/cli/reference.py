@@ -87,7 +87,10 @@ MEANINGS: dict[str, str] = {
     "--sat-solver": "the PySAT solver",
     "--schema": "print the JSON Schema of the output and exit",
     "--score": "a range of the grader's score",
-    "--se": "how deep the SE estimate searches nested chains: off, fast or full",
+    "--ep": "a range of Sudoku Explainer's EP (the hardest step before the first placement)",
+    "--ed": "a range of Sudoku Explainer's ED (the hardest step before the first elimination)",
+    "--se": "Sudoku Explainer's rating: how deep grade and explain estimate it (off, fast, "
+             "full); the range of it that generate asks for (A..B)",
     "--seed": "the random seed (an integer)",
     "--show-completion": "print the shell completion script",
     "--size": "the side of the grid",
