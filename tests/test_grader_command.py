@@ -72,7 +72,7 @@ def test_one_bash_completion_for_every_command_and_never_python(tmp_path: Path,
                           'COMP_WORDS=(generate -f ""); COMP_CWORD=2; '
                           '_sudoku_grader_completion generate; echo "${COMPREPLY[*]}"')
     # the old names (-f line) are accepted, never offered
-    assert got.splitlines()[-3:] == ["fast full", "patterns book", "text nt block csv jsonl"]
+    assert got.splitlines()[-3:] == ["off fast full", "patterns book", "text nt block csv jsonl"]
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")

@@ -320,7 +320,8 @@ def grade_exe() -> list[str]:
 
 @pytest.mark.parametrize(("make", "code", "needle"), [
     (lambda d: P, 0, "very easy"),
-    (lambda d: (d / "bin.dat").write_bytes(b"\xff\xfe\x00\x01") and str(d / "bin.dat"), 2,
+    # (not starting with a byte-order mark: \xff\xfe would be read as UTF-16)
+    (lambda d: (d / "bin.dat").write_bytes(b"\x01\x00\xff\xfe\x00\x01") and str(d / "bin.dat"), 2,
      "not a text file of grids"),
 ])
 def test_installed_grade_command(tmp_path: Path, make, code: int, needle: str) -> None:
