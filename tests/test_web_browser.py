@@ -168,7 +168,8 @@ def test_a_depth_1_grid_solved_to_the_end(page: Page) -> None:
 def test_a_depth_2_grid_and_a_nested_trial_unfolded(page: Page) -> None:
     open_grid(page, DEPTH2)
     nested = page.locator("#steps button[data-depth='2']").first
-    page.click("#all-steps summary")
+    # the list of every step is open from the start (issue 42: the step log beside the board)
+    page.locator("#all-steps").evaluate("d => { d.open = true; }")
     number = int(nested.get_attribute("data-n") or "0")
     nested.click()
     at_step(page, number)
