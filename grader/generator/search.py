@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from grader.formats import Grid
@@ -78,9 +78,10 @@ class Generator(GridOracle):
 
     # -- the moves -----------------------------------------------------
     def descend(self, values: list[int], target: Target, rng: random.Random,
-                capped: bool = False, solution: Sequence[int] | None = None) -> list[int]:
+                capped: bool = False, solution: Sequence[int] | None = None,
+                keep: Callable[[list[int]], bool] | None = None) -> list[int]:
         """Erase orbits in random order while the grid stays unique (and,
-        when ``capped``, not above the band)."""
+        when ``capped``, not above the band; with ``keep``, while it says so)."""
         order = [o for o in self.orbits if values[o[0]]]
         rng.shuffle(order)
         givens = sum(1 for v in values if v)
@@ -102,6 +103,8 @@ class Generator(GridOracle):
             else:
                 self._check_time()
                 ok = forced or (check() if check is not None else self._unique(new))
+            if ok and keep is not None:
+                ok = keep(new)
             if ok:
                 values = new
                 givens -= len(orbit)
@@ -318,21 +321,8 @@ class Generator(GridOracle):
                    rng: random.Random) -> list[int]:
         """Erase each orbit that can go (random order) while the grid keeps one
         solution and stays in the band."""
-        order = [o for o in self.orbits if values[o[0]]]
-        rng.shuffle(order)
-        givens = sum(1 for v in values if v)
-        for orbit in order:
-            if not self._can_erase(givens, orbit):
-                continue
-            new = values[:]
-            for c in orbit:
-                new[c] = 0
-            if not (self._forced(new, orbit) or self._unique_without(new, orbit, solution)):
-                continue
-            if self.se_status(new, target)[0] == IN:
-                values = new
-                givens -= len(orbit)
-        return values
+        return self.descend(values, target, rng, solution=solution,
+                            keep=lambda new: self.se_status(new, target)[0] == IN)
 
     def push(self, values: list[int], solution: Sequence[int], target: Target,
              rng: random.Random) -> tuple[list[int], int]:
